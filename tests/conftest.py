@@ -27,3 +27,5 @@ def corpora() -> Path:
             "(CI always has it)"
         )
     return root
+
+pytest_plugins = ["bot.testing.fixtures"]
