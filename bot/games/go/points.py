@@ -1,0 +1,119 @@
+"""Board points: numbering, neighbours, and the "G3" notation (rule 1639 A, seed 004).
+
+A ``Point`` is a small integer, as python-chess's ``Square`` is: ``row * size +
+column`` with column 0 the leftmost (A) and row 0 the bottom row (1).  Flood
+fills over small integers and a precomputed neighbour table keep the hot path
+cheap; the text form only appears at the edges (parsing posts, messages).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from bot.games.errors import ActionSyntaxError, IllegalActionError
+
+Point = int
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MINIMUM_SIZE = 2
+# Rule 1639 A labels columns with letters, A through I on 9x9 (I included), so
+# a board can be at most as wide as the alphabet.
+MAXIMUM_SIZE = len(LETTERS)
+
+_POINT_PATTERN = re.compile(r"\s*([A-Za-z])\s*(\d{1,3})\s*")
+
+
+def check_size(size: int) -> None:
+    """Raise ``ValueError`` unless ``size`` is a supported board size."""
+    if not MINIMUM_SIZE <= size <= MAXIMUM_SIZE:
+        raise ValueError(f"board size must be {MINIMUM_SIZE}..{MAXIMUM_SIZE}, not {size}")
+
+
+def column_labels(size: int, *, lowercase: bool = False) -> str:
+    """The column letters of a ``size`` board, left to right ("ABCDEFGHI" for 9)."""
+    check_size(size)
+    labels = LETTERS[:size]
+    return labels.lower() if lowercase else labels
+
+
+def point_at(column: int, row: int, size: int) -> Point:
+    """The point in zero-based ``column`` (0 = A) and ``row`` (0 = row 1)."""
+    if not (0 <= column < size and 0 <= row < size):
+        raise ValueError(f"column {column}, row {row} is off a {size}x{size} board")
+    return row * size + column
+
+
+def column_of(point: Point, size: int) -> int:
+    """Zero-based column of ``point`` (0 = A)."""
+    return point % size
+
+
+def row_of(point: Point, size: int) -> int:
+    """Zero-based row of ``point`` (0 = row 1, the bottom row)."""
+    return point // size
+
+
+def is_on_board(point: Point, size: int) -> bool:
+    """Whether ``point`` is a valid point number for a ``size`` board."""
+    return 0 <= point < size * size
+
+
+def format_point(point: Point, size: int, *, lowercase: bool = False) -> str:
+    """``point`` in the notation of rule 1639 A, e.g. ``"G3"``.
+
+    Raises ``ValueError`` for a point number that is not on the board (a defect,
+    not a player's mistake: players never type point numbers).
+    """
+    if not (MINIMUM_SIZE <= size <= MAXIMUM_SIZE and 0 <= point < size * size):
+        raise ValueError(f"point {point} is off a {size}x{size} board")
+    row, column = divmod(point, size)
+    letter = LETTERS[column]
+    return f"{letter.lower() if lowercase else letter}{row + 1}"
+
+
+def parse_point(text: str, size: int, *, rule: str = "1639 A") -> Point:
+    """Read ``"G3"`` or ``"g3"`` as a point on a ``size`` board.
+
+    Raises ``ActionSyntaxError`` if ``text`` is not a letter followed by a
+    number, and ``IllegalActionError`` if it names a point off the board; both
+    carry ``rule``.
+    """
+    check_size(size)
+    match = _POINT_PATTERN.fullmatch(text)
+    if match is None:
+        raise ActionSyntaxError(f'"{text}" is not a board position such as G3', rule=rule)
+    column = LETTERS.index(match.group(1).upper())
+    row = int(match.group(2)) - 1
+    if not (column < size and 0 <= row < size):
+        raise IllegalActionError(_off_board_message(text.strip(), size), rule=rule)
+    return point_at(column, row, size)
+
+
+def _off_board_message(text: str, size: int) -> str:
+    labels = column_labels(size)
+    return (
+        f"{text.upper()} is not on the {size}x{size} board "
+        f"(columns {labels[0]}-{labels[-1]}, rows 1-{size})"
+    )
+
+
+@functools.cache
+def neighbour_table(size: int) -> tuple[tuple[Point, ...], ...]:
+    """For every point, the points horizontally or vertically adjacent to it.
+
+    Rule 1639 D: adjacent means the row or the column, but not both, differs
+    by one; diagonals do not count.
+    """
+    check_size(size)
+    return tuple(_neighbours(point, size) for point in range(size * size))
+
+
+def _neighbours(point: Point, size: int) -> tuple[Point, ...]:
+    column, row = column_of(point, size), row_of(point, size)
+    candidates = ((column - 1, row), (column + 1, row), (column, row - 1), (column, row + 1))
+    return tuple(
+        point_at(other_column, other_row, size)
+        for other_column, other_row in candidates
+        if 0 <= other_column < size and 0 <= other_row < size
+    )

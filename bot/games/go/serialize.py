@@ -1,0 +1,98 @@
+"""A ``GoState`` as JSON-able data and back, exactly.
+
+Stones are keyed by point name ("G3") for readability.  Positions in the ko
+history are strings of marks, one character per point from A1 along each row
+up to the top right, "." for empty; player marks are unique and stored, so
+this is exact and half the size of hex.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from bot.games.go.parameters import GoParameters
+from bot.games.go.state import (
+    Alliance,
+    GoState,
+    History,
+    PlayerRecord,
+    PositionRecord,
+    with_position_recorded,
+)
+
+FORMAT = "political-go/1"
+_EMPTY_MARK = "."
+
+
+def state_to_json(state: GoState) -> dict[str, Any]:
+    """``state`` as a dictionary of JSON types (str, int, None, list, dict)."""
+    return {
+        "format": FORMAT,
+        "parameters": asdict(state.parameters),
+        "players": [asdict(record) for record in state.players],
+        "stones": {
+            state.parameters.format_point(point): owner for point, owner in state.stones.items()
+        },
+        "alliances": _alliances_to_json(state.alliances),
+        "pending_consents": sorted([list(pair) for pair in state.pending_consents]),
+        "move_number": state.move_number,
+        "history": [_position_to_json(state, record) for record in _history_records(state)],
+    }
+
+
+def state_from_json(data: Mapping[str, Any]) -> GoState:
+    """The state ``state_to_json`` described; raises ``ValueError`` if ``data``
+    is not in this format."""
+    if data.get("format") != FORMAT:
+        raise ValueError(f"not a Political Go state in format {FORMAT}: {data.get('format')!r}")
+    parameters = GoParameters(**data["parameters"])
+    players = tuple(PlayerRecord(**record) for record in data["players"])
+    codes = {record.name: code for code, record in enumerate(players, start=1)}
+    board = bytearray(parameters.point_count)
+    for name, owner in data["stones"].items():
+        board[parameters.parse_point(name)] = codes[owner]
+    return GoState(
+        parameters=parameters,
+        board=bytes(board),
+        players=players,
+        alliances=_alliances_from_json(data["alliances"]),
+        pending_consents=frozenset((first, second) for first, second in data["pending_consents"]),
+        move_number=data["move_number"],
+        history=_history_from_json(data["history"], players),
+    )
+
+
+def _alliances_to_json(alliances: frozenset[Alliance]) -> list[list[str]]:
+    return sorted(sorted(pair) for pair in alliances)
+
+
+def _alliances_from_json(pairs: Sequence[Sequence[str]]) -> frozenset[Alliance]:
+    return frozenset(frozenset(pair) for pair in pairs)
+
+
+def _history_records(state: GoState) -> list[PositionRecord]:
+    # Grouped by occupancy key, in the order the keys were first seen; loading
+    # rebuilds the same groups in the same order.
+    return [record for records in state.history.values() for record in records]
+
+
+def _position_to_json(state: GoState, record: PositionRecord) -> dict[str, Any]:
+    marks = (_EMPTY_MARK, *(player.mark for player in state.players))
+    return {
+        "board": "".join(marks[code] for code in record.board),
+        "alliances": _alliances_to_json(record.alliances),
+    }
+
+
+def _history_from_json(
+    positions: Sequence[Mapping[str, Any]], players: Sequence[PlayerRecord]
+) -> History:
+    codes = {_EMPTY_MARK: 0} | {record.mark: code for code, record in enumerate(players, start=1)}
+    history: History = {}
+    for position in positions:
+        board = bytes(codes[mark] for mark in position["board"])
+        alliances = _alliances_from_json(position["alliances"])
+        history = with_position_recorded(history, PositionRecord(board, alliances))
+    return history

@@ -1,0 +1,84 @@
+"""Board coordinates (rule 1639 A) and player marks (rule 1639 H), seed 004."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.errors import ActionSyntaxError, IllegalActionError
+from bot.games.go import GoParameters, add_players, format_point, new_game, parse_point
+from bot.games.go.marks import choose_mark
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("A1", 0), ("a1", 0), ("I1", 8), ("A2", 9), ("G3", 24), ("g3", 24), (" i9 ", 80)],
+)
+def test_points_are_lettered_a_to_i_and_numbered_from_the_bottom(text: str, expected: int) -> None:
+    assert parse_point(text, 9) == expected
+
+
+def test_every_point_formats_and_parses_back() -> None:
+    for size in (2, 9, 19, 26):
+        names = [format_point(point, size) for point in range(size * size)]
+        assert len(set(names)) == size * size
+        assert [parse_point(name, size) for name in names] == list(range(size * size))
+
+
+def test_lowercase_columns_for_a_nomic() -> None:
+    parameters = GoParameters(size=19, lowercase_columns=True)
+    assert parameters.column_labels == "abcdefghijklmnopqrs"
+    assert parameters.format_point(parameters.parse_point("S19")) == "s19"
+
+
+@pytest.mark.parametrize("text", ["J1", "A10", "A0", "Z5"])
+def test_off_board_points_are_illegal_under_rule_1639_a(text: str) -> None:
+    with pytest.raises(IllegalActionError) as raised:
+        parse_point(text, 9)
+    assert raised.value.rule == "1639 A"
+    assert str(raised.value) == f"{text} is not on the 9x9 board (columns A-I, rows 1-9)"
+
+
+@pytest.mark.parametrize("text", ["", "G", "33", "GG3", "G-3", "é3"])
+def test_malformed_points_are_syntax_errors(text: str) -> None:
+    with pytest.raises(ActionSyntaxError) as raised:
+        parse_point(text, 9)
+    assert raised.value.rule == "1639 A"
+
+
+def test_board_size_is_checked() -> None:
+    with pytest.raises(ValueError):
+        GoParameters(size=27)
+
+
+def test_marks_follow_the_rule_1639_h_example() -> None:
+    state = add_players(new_game(), ["Rob", "Bob the Voting Fish", "Someone Else"])
+    assert [record.mark for record in state.players] == ["R", "b", "S"]
+
+
+def test_colliding_names_take_later_letters_then_the_alphabet() -> None:
+    names = ["Rob", "Rachel", "Ron", "Ro", "R"]
+    state = add_players(new_game(), names)
+    assert [state.record_of(name).mark for name in names] == ["R", "r", "O", "o", "J"]
+
+
+def test_marks_are_stable_as_players_join() -> None:
+    first = add_players(new_game(), ["Sue", "Rob"])
+    later = add_players(first, ["Sam", "Rob", "Sid"])
+    assert [record.mark for record in later.players] == ["S", "R", "s", "i"]
+    assert later.players[:2] == first.players
+
+
+def test_marks_never_use_column_letters_or_dot() -> None:
+    taken: set[str] = set()
+    # 43 letters that are not 9x9 column letters, then 12 symbols.
+    for number in range(55):
+        mark = choose_mark(f"Player {number}", taken, "ABCDEFGHI")
+        assert mark not in taken and mark not in "ABCDEFGHI." and len(mark) == 1
+        taken.add(mark)
+    with pytest.raises(ValueError, match="no board mark is left"):
+        choose_mark("One too many", taken, "ABCDEFGHI")
+
+
+def test_lowercase_columns_free_the_capital() -> None:
+    state = add_players(new_game(GoParameters(size=19, lowercase_columns=True)), ["Bob"])
+    assert state.record_of("Bob").mark == "B"
