@@ -1,0 +1,59 @@
+"""Transformer and triggers for grammar/dice.lark: dice rolls, rule 9 (seed 004)."""
+
+from __future__ import annotations
+
+import re
+
+from lark import Token
+
+from bot.parser.area import ActionReading, Area
+from bot.parser.areas.common import CommonTransformer, number_from
+
+DICE = re.compile(r"(\d*)\s*d(\d+)", re.IGNORECASE)
+
+Dice = tuple[int, int]  # (count, sides)
+
+
+def _dice_from(written: str, count: int | None = None) -> Dice:
+    match = DICE.fullmatch(written.strip())
+    if match is None:  # the grammar's DICE and SIDES patterns always match
+        raise ValueError(f"not dice: {written!r}")
+    written_count, sides = match.groups()
+    return (count if count is not None else int(written_count or 1), int(sides))
+
+
+class DiceTransformer(CommonTransformer):
+    """Rule 9: "Dice rolls may be specified in the form xdy"."""
+
+    def action(self, children: list[ActionReading]) -> ActionReading:
+        return children[0]
+
+    def counted_dice(self, children: list[Token]) -> Dice:
+        return _dice_from(str(children[0]))
+
+    def single_die(self, children: list[Token]) -> Dice:
+        return _dice_from(str(children[0]), count=1)
+
+    def worded_dice(self, children: list[Token]) -> Dice:
+        return _dice_from(str(children[1]), count=number_from(children[0]))
+
+    def roll(self, children: list[Dice]) -> ActionReading:
+        count, sides = children[0]
+        return ActionReading("dice.roll", {"count": count, "sides": sides})
+
+
+AREA = Area(
+    namespace="dice",
+    transformer=DiceTransformer,
+    triggers=("roll",),
+    terminals={"DICE": "dice such as 3d6", "SIDES": "a die such as d20"},
+    problems={
+        "DICE": (
+            'I could not read "{word}" as dice: rule 9 writes a roll as xdy,'
+            " the number of dice and the faces on each, such as 3d6 or d20"
+        ),
+        "SIDES": (
+            'I could not read "{word}" as a die: rule 9 writes a roll as xdy, such as 3d6 or d20'
+        ),
+    },
+)

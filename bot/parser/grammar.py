@@ -1,0 +1,135 @@
+"""Compose the area grammars into one LALR post grammar and its transformer.
+
+``grammar/post.lark`` holds the shape of one action clause; the ``action``
+rule that lists every area and the ``%import`` lines that pull the areas in
+by namespace are generated here from ``bot.parser.areas.AREAS`` (after Lark's
+``examples/composition``).  Imported rules and terminals are prefixed with
+their namespace (``go__place``, ``dice__DICE``), and ``merge_transformers``
+gives each area's transformer the same prefix.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lark import Lark, Token, Transformer
+from lark.lexer import PatternRE, PatternStr, TerminalDef
+from lark.visitors import merge_transformers
+
+from bot.parser.area import ActionReading, Area
+from bot.parser.areas import AREAS, COMMON
+from bot.parser.areas.common import CommonTransformer
+
+GRAMMAR_DIRECTORY = Path(__file__).resolve().parents[2] / "grammar"
+POST_GRAMMAR = GRAMMAR_DIRECTORY / "post.lark"
+END = "$END"
+# Keywords outrank the open-ended NAME_WORD pattern wherever both may appear,
+# so "Bob twice" reads as a name and a repeat rather than a two-word name.
+KEYWORD_PRIORITY = 2
+
+
+@dataclass(frozen=True)
+class ClauseReading:
+    """One clause as the grammar read it: the action and how many times."""
+
+    action: ActionReading
+    repeat: int = 1
+
+
+class PostTransformer(CommonTransformer):
+    """The top of the tree: ``start: _lead action repeat?``."""
+
+    def start(self, children: list[ActionReading | int]) -> ClauseReading:
+        action = children[0]
+        if not isinstance(action, ActionReading):  # the grammar puts the action first
+            raise TypeError(f"expected an action, got {action!r}")
+        repeat = children[1] if len(children) > 1 else 1
+        return ClauseReading(action=action, repeat=repeat if isinstance(repeat, int) else 1)
+
+    def action(self, children: list[ActionReading]) -> ActionReading:
+        return children[0]
+
+
+@dataclass(frozen=True)
+class PostGrammar:
+    """The composed LALR parser, its transformer, and names for its terminals."""
+
+    parser: Lark
+    transformer: Transformer[Token, object]
+    keywords: Mapping[str, str] = field(hash=False)
+    terminal_names: frozenset[str]
+    descriptions: Mapping[str, str] = field(hash=False)
+    problems: Mapping[str, str] = field(hash=False)
+
+    def describe(self, terminal: str) -> str:
+        """What a player would call ``terminal``: '"stone"', 'a point such as G3'."""
+        if terminal == END:
+            return "the end of the action"
+        if terminal in self.keywords:
+            return f'"{self.keywords[terminal]}"'
+        base = terminal.rsplit("__", 1)[-1]
+        return self.descriptions.get(base, base.lower().replace("_", " "))
+
+    def is_keyword(self, terminal: str) -> bool:
+        return terminal in self.keywords
+
+
+def post_grammar_text(areas: Iterable[Area]) -> str:
+    """post.lark followed by the generated ``action`` rule and area imports."""
+    namespaces = [area.namespace for area in areas]
+    lines = [POST_GRAMMAR.read_text(encoding="utf-8"), ""]
+    lines.append("action: " + " | ".join(f"{name}__action" for name in namespaces))
+    lines.extend(f"%import .{name}.action -> {name}__action" for name in namespaces)
+    return "\n".join(lines) + "\n"
+
+
+def build_post_grammar(areas: tuple[Area, ...] = AREAS) -> PostGrammar:
+    """Compose ``areas`` into one parser; raises lark's GrammarError on a bad grammar."""
+    keywords: dict[str, str] = {}
+    parser = Lark(
+        post_grammar_text(areas),
+        parser="lalr",
+        lexer="contextual",
+        source_path=str(POST_GRAMMAR),
+        edit_terminals=functools.partial(_whole_word_keyword, keywords=keywords),
+    )
+    transformers = {area.namespace: area.transformer() for area in (COMMON, *areas)}
+    return PostGrammar(
+        parser=parser,
+        transformer=merge_transformers(  # type: ignore[no-untyped-call]  # lark is unannotated
+            PostTransformer(), **transformers
+        ),
+        keywords=keywords,
+        terminal_names=frozenset(t.name for t in parser.terminals) | {END},
+        descriptions=_merged(area.terminals for area in (COMMON, *areas)),
+        problems=_merged(area.problems for area in (COMMON, *areas)),
+    )
+
+
+@functools.cache
+def post_grammar() -> PostGrammar:
+    """The grammar for the registered areas, built once per process."""
+    return build_post_grammar()
+
+
+def _whole_word_keyword(terminal: TerminalDef, keywords: dict[str, str]) -> TerminalDef:
+    # Lark matches a string literal anywhere, so "in" would match the start of
+    # "intentionally"; a word boundary makes every keyword a whole word.
+    pattern = terminal.pattern
+    if isinstance(pattern, PatternStr):
+        keywords[terminal.name] = pattern.value
+        if pattern.value[-1:].isalnum():
+            terminal.pattern = PatternRE(re.escape(pattern.value) + r"\b", pattern.flags)
+            terminal.priority = KEYWORD_PRIORITY
+    return terminal
+
+
+def _merged(mappings: Iterable[Mapping[str, str]]) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    for mapping in mappings:
+        merged.update(mapping)
+    return merged

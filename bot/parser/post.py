@@ -1,0 +1,172 @@
+"""Find the game actions in the visible text of one post.
+
+The pipeline is: split the text into sentences; skip questions; let the
+prefilter (``clauses``) cut out the clauses that could be actions; read each
+clause with the strict LALR grammar (``reading``); and turn each outcome into
+a ``ParsedAction`` or a ``NotUnderstood``.  Rule 1896 (seed 004): the actions
+of one post are taken in the order written, so results keep that order.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterator
+
+from bot.parser.clauses import Clause, find_clauses, prefilter
+from bot.parser.grammar import ClauseReading, PostGrammar, post_grammar
+from bot.parser.messages import missing_name, not_understood
+from bot.parser.reading import ClauseOutcome, read_clause
+from bot.parser.results import NotUnderstood, ParsedAction, ParseResult
+from bot.parser.sentences import Sentence, split_sentences
+
+# What may follow a complete action in the same clause without changing it:
+# "I pass, which ends the game", "I roll 3d6 for the Arena".
+PROSE_STARTERS = frozenset(
+    {
+        "because", "since", "as", "so", "which", "who", "for", "to", "please", "thanks",
+        "thank", "but", "now", "today", "hoping", "hopefully", "while", "with",
+    }
+)  # fmt: skip
+# After a comma or a bracket, any plain word starts prose, except these, which
+# would add to the action ("I place a stone at G3, and G4").
+JOINING_WORDS = frozenset({"and", "or", "plus", "nor"})
+ADDING_WORDS = frozenset({"and", "plus", "&"})
+# "I put a stone at G3 yesterday" reports the past; it takes no action.
+PAST = re.compile(
+    r"(?:yesterday|earlier|already|previously|ago"
+    r"|last\s+(?:week|night|time|turn|round|nweek|nday|month|year))\b",
+    re.IGNORECASE,
+)
+LEADING_PUNCTUATION = ",;:()[]{}—–-\"'“”‘’"
+WORD_PUNCTUATION = ".,;:!?)\"'”’"
+NAME_STATEMENT = re.compile(
+    r"(?:and\s+)?(?:my\s+name\s+(?:is|will\s+be|shall\s+be)|(?:please\s+|you\s+(?:can|may)\s+)?"
+    r"call\s+me|i\s+(?:would|['’]d)\s+like\s+to\s+be\s+(?:known\s+as|called)"
+    r"|i\s+(?:will|shall)\s+be\s+known\s+as|i\s+go\s+by)\s*:?\s+(?P<name>\S.*?)[\s.!]*",
+    re.IGNORECASE | re.DOTALL,
+)
+FIRST_WORD = re.compile(r"\S+\s*")
+QUOTES = "\"'“”‘’"
+
+
+class Trailing(enum.Enum):
+    """What the words after a complete action make of it."""
+
+    PROSE = "prose"  # ignorable: the action stands
+    PAST = "past"  # a report of the past: no action at all
+    UNCLEAR = "unclear"  # might change the action: not understood
+
+
+def parse_post(text: str) -> ParseResult:
+    """The actions and not-understood clauses of ``text``, in the order written.
+
+    Never raises for any string: a clause that cannot be read is returned as
+    a ``NotUnderstood``.
+    """
+    grammar = post_grammar()
+    sentences = split_sentences(text)
+    actions: list[ParsedAction] = []
+    problems: list[NotUnderstood] = []
+    for index in range(len(sentences)):
+        for found in _sentence_results(sentences, index, grammar):
+            if isinstance(found, ParsedAction):
+                actions.append(found)
+            else:
+                problems.append(found)
+    return ParseResult(actions=tuple(actions), not_understood=tuple(problems))
+
+
+def _sentence_results(
+    sentences: tuple[Sentence, ...], index: int, grammar: PostGrammar
+) -> Iterator[ParsedAction | NotUnderstood]:
+    sentence = sentences[index]
+    for clause in find_clauses(sentence.text, sentence.starts_line, prefilter()):
+        found = _read(sentence, clause, grammar)
+        if isinstance(found, ParsedAction) and _lacks_name(found):
+            found = _with_registration_name(found, sentences, index, clause)
+        if found is not None:
+            yield found
+
+
+def _read(
+    sentence: Sentence, clause: Clause, grammar: PostGrammar
+) -> ParsedAction | NotUnderstood | None:
+    text = sentence.text[clause.start : clause.end]
+    outcome = read_clause(text, grammar)
+    if outcome.reading is not None:
+        verdict = judge_trailing(text[outcome.end :]) if outcome.failure else Trailing.PROSE
+        if verdict is Trailing.PAST:
+            return None
+        if verdict is Trailing.PROSE:
+            return _action(outcome.reading, sentence, clause)
+    if clause.imperative and _fails_at_second_word(text, outcome):
+        return None  # "Roll call is on Monday": prose that happens to start with a verb
+    return not_understood(sentence.text, clause.start, text, outcome, grammar)
+
+
+def _fails_at_second_word(text: str, outcome: ClauseOutcome) -> bool:
+    first_word = FIRST_WORD.match(text)
+    failed_at = outcome.failure.position if outcome.failure else len(text)
+    return first_word is None or failed_at <= first_word.end()
+
+
+def _action(reading: ClauseReading, sentence: Sentence, clause: Clause) -> ParsedAction:
+    return ParsedAction(
+        action=reading.action.action,
+        args=reading.action.args,
+        text=sentence.text,
+        conditional=clause.conditional,
+        repeat=reading.repeat,
+    )
+
+
+def judge_trailing(trailing: str) -> Trailing:
+    """Whether the words after a complete action leave it standing."""
+    stripped = trailing.lstrip()
+    after_punctuation = stripped.lstrip(LEADING_PUNCTUATION).lstrip()
+    words = after_punctuation.split(maxsplit=1)
+    if not words:
+        return Trailing.PROSE
+    if PAST.match(after_punctuation):
+        return Trailing.PAST
+    first = words[0].lower().rstrip(WORD_PUNCTUATION)
+    if first in ADDING_WORDS:
+        # "and hope for the best" is prose; "and G4", "and Carol" add to the action.
+        rest = words[1].split(maxsplit=1) if len(words) > 1 else []
+        return Trailing.PROSE if rest and _is_plain_word(rest[0]) else Trailing.UNCLEAR
+    if len(after_punctuation) < len(stripped):  # it began with punctuation
+        # "I pass, Bob." is prose; "I place a stone at G3, G4" is not.
+        plain = first.isalpha() and first not in JOINING_WORDS
+        return Trailing.PROSE if plain else Trailing.UNCLEAR
+    return Trailing.PROSE if first in PROSE_STARTERS else Trailing.UNCLEAR
+
+
+def _is_plain_word(word: str) -> bool:
+    """A lower-case word that is neither a name, a point, a number nor a joiner."""
+    bare = word.rstrip(WORD_PUNCTUATION)
+    return bare.isalpha() and bare.islower() and bare not in JOINING_WORDS
+
+
+def _lacks_name(action: ParsedAction) -> bool:
+    return action.action == "roster.register" and "name" not in action.args
+
+
+def _with_registration_name(
+    action: ParsedAction, sentences: tuple[Sentence, ...], index: int, clause: Clause
+) -> ParsedAction | NotUnderstood:
+    # Rule 14 wants the request and the name in the same message, not the
+    # same sentence: "I wish to become a player. My name is Alice."
+    for other in sentences[index + 1 :] + sentences[:index]:
+        match = NAME_STATEMENT.fullmatch(other.text)
+        if match is not None:
+            name = " ".join(match.group("name").strip(QUOTES).split())
+            if name:
+                return ParsedAction(
+                    action=action.action,
+                    args={"name": name},
+                    text=action.text,
+                    conditional=action.conditional,
+                    repeat=action.repeat,
+                )
+    return missing_name(action.text, clause.end)
