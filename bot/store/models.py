@@ -1,0 +1,191 @@
+"""SQLAlchemy 2.0 typed models.
+
+The action log is append-only: a ruling, once recorded, is never updated.
+Game state is a JSON snapshot per game, rewritten in the same transaction as
+the action log rows that produced it, so the two never disagree.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+# Warehouse-style naming convention: every constraint gets a stable name, so
+# Alembic migrations (and SQLite batch mode) can refer to them.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes on every backend (SQLite stores naive values)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Player(Base):
+    __tablename__ = "player"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    active: Mapped[bool] = mapped_column(default=True)  # False: a Lost Soul (rule 14)
+    origin: Mapped[str] = mapped_column(String(20))  # "config" or "registration"
+    joined_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    addresses: Mapped[list[PlayerAddress]] = relationship(back_populates="player")
+
+
+class PlayerAddress(Base):
+    __tablename__ = "player_address"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    address: Mapped[str] = mapped_column(String(320), unique=True)
+    player: Mapped[Player] = relationship(back_populates="addresses")
+
+
+class Message(Base):
+    """A post as received: raw bytes first, everything else derived from them."""
+
+    __tablename__ = "message"
+    __table_args__ = (Index("ix_message_status_arrival", "status", "received_at", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(998), unique=True)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    received_at: Mapped[datetime] = mapped_column(UtcDateTime())  # arrival, not the Date header
+    source: Mapped[str] = mapped_column(String(20))  # "imap", "smtp" or "replay"
+    status: Mapped[str] = mapped_column(String(20), default="queued")
+    status_reason: Mapped[str] = mapped_column(Text, default="")
+    sender: Mapped[str] = mapped_column(String(320), default="")
+    subject: Mapped[str] = mapped_column(Text, default="")
+    processed_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+
+class Shunt(Base):
+    """A message whose processing raised: kept with its traceback until re-queued."""
+
+    __tablename__ = "shunt"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_pk: Mapped[int] = mapped_column(ForeignKey("message.id"))
+    traceback: Mapped[str] = mapped_column(Text)
+    shunted_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    requeued_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+
+class ActionRecord(Base):
+    """Append-only log of every action read from a post and the ruling on it."""
+
+    __tablename__ = "action_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_pk: Mapped[int | None] = mapped_column(ForeignKey("message.id"), nullable=True)
+    position: Mapped[int] = mapped_column(Integer)  # order within the post (rule 1896)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), nullable=True)
+    action: Mapped[str] = mapped_column(String(100))
+    args: Mapped[dict[str, Any]] = mapped_column(JSON)
+    text: Mapped[str] = mapped_column(Text)
+    ruling: Mapped[str] = mapped_column(String(20))  # applied / rejected / not_taken
+    summary: Mapped[str] = mapped_column(Text)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    rule: Mapped[str] = mapped_column(String(50), default="")
+    draws: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    ntime: Mapped[str] = mapped_column(String(60), default="")
+    occurred_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class GameRecord(Base):
+    __tablename__ = "game"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(50), unique=True)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class OutboxMessage(Base):
+    """A reply or report to send; delivered only after its transaction commits."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_status_due", "status", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(998), unique=True)
+    in_reply_to_pk: Mapped[int | None] = mapped_column(ForeignKey("message.id"), nullable=True)
+    kind: Mapped[str] = mapped_column(String(30))  # ruling, dice-commitment, dice-reveal, ...
+    recipients: Mapped[list[str]] = mapped_column(JSON)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    # pending, sending, sent or failed
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    next_attempt_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    sent_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    last_error: Mapped[str] = mapped_column(Text, default="")
+
+
+class ImapCursor(Base):
+    """Where the IMAP poller stopped: UIDVALIDITY and the last UID ingested."""
+
+    __tablename__ = "imap_cursor"
+    __table_args__ = (UniqueConstraint("account", name="uq_imap_cursor_account"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account: Mapped[str] = mapped_column(String(500))  # user@host:port/folder
+    uidvalidity: Mapped[int] = mapped_column(Integer)
+    last_uid: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class DiceSeed(Base):
+    """Per-nweek dice commitment and, once the nweek is over, the revealed seed."""
+
+    __tablename__ = "dice_seed"
+
+    nweek: Mapped[int] = mapped_column(Integer, primary_key=True)  # zero-based, as the Clock
+    commitment: Mapped[str] = mapped_column(String(64))
+    revealed_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ClockMark(Base):
+    """Single-row table: the last instant the scheduler has handled events up to."""
+
+    __tablename__ = "clock_mark"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    handled_until: Mapped[datetime] = mapped_column(UtcDateTime())
