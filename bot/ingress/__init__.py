@@ -1,0 +1,1 @@
+"""Ingress: IMAP poller, SMTP server and archive replay, all feeding ``ingest()``."""

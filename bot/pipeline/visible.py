@@ -1,0 +1,11 @@
+"""Stage: keep only the visible new text (quotes, signatures, [[comments]] go)."""
+
+from __future__ import annotations
+
+from bot.mail.visible import visible_text
+from bot.pipeline.context import PostContext
+
+
+def extract_visible_text(context: PostContext) -> None:
+    assert context.decoded is not None, "decode runs before extract_visible_text"
+    context.visible_text = visible_text(context.decoded.body_text)
