@@ -1,0 +1,140 @@
+"""Auditing an archive: re-derive every dice roll from the revealed seeds.
+
+Reads the bot's own posts in an mbox or Maildir (the list archive, or the
+outbox Maildir): the commitment published at the start of each nweek, the
+seed revealed at its end, and the ``[verify: ...]`` line of every roll in a
+ruling.  Uses nothing but the archive, so anyone can run it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default
+from pathlib import Path
+
+from bot.games import dice
+from bot.ingress.replay import archive_posts
+
+PROOF = re.compile(
+    r"\[verify: nweek=(?P<nweek>\d+) dice-v1 message-id=(?P<message_id>\S+) "
+    r"action=(?P<index>\d+) spec=(?P<spec>\d+d\d+) faces=(?P<faces>[\d,]+)\]"
+)
+FIELD = re.compile(r"^(?P<name>Nweek|Commitment|Seed): *(?P<value>\S+) *$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class ClaimedRoll:
+    nweek: int  # displayed, one-based, as printed
+    message_id: str
+    index: int
+    spec: str
+    faces: tuple[int, ...]
+    ruling_id: str
+
+
+@dataclass
+class AuditReport:
+    lines: list[str] = field(default_factory=list)
+    checked: int = 0
+    wrong: int = 0
+    unrevealed: int = 0
+    bad_seeds: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.wrong == 0 and self.bad_seeds == 0
+
+    @property
+    def summary(self) -> str:
+        verdict = "all verified" if self.ok else "PROBLEMS FOUND"
+        return (
+            f"{self.checked} roll(s) checked: {self.checked - self.wrong} correct, "
+            f"{self.wrong} wrong; {self.unrevealed} not yet verifiable (seed not revealed); "
+            f"{self.bad_seeds} seed(s) not matching their commitment: {verdict}"
+        )
+
+
+def verify_archive(path: Path) -> AuditReport:
+    commitments: dict[int, str] = {}
+    seeds: dict[int, str] = {}
+    rolls: list[ClaimedRoll] = []
+    for post in archive_posts(path):
+        mail = message_from_bytes(post.raw, policy=default)
+        assert isinstance(mail, EmailMessage)
+        kind = str(mail.get("X-Nomicbot-Kind", "")).strip()
+        if not kind:
+            continue
+        body = _body(mail)
+        if kind == "dice-commitment":
+            _remember(body, "Commitment", commitments)
+        elif kind == "dice-reveal":
+            _remember(body, "Seed", seeds)
+        elif kind == "ruling":
+            rolls.extend(_claimed_rolls(body, str(mail.get("Message-ID", ""))))
+    return _check(rolls, commitments, seeds)
+
+
+def _body(mail: EmailMessage) -> str:
+    part = mail.get_body(preferencelist=("plain",))
+    return str(part.get_content()) if part is not None else ""
+
+
+def _remember(body: str, name: str, into: dict[int, str]) -> None:
+    fields = {match["name"]: match["value"] for match in FIELD.finditer(body)}
+    if "Nweek" in fields and name in fields and fields["Nweek"].isdigit():
+        into[int(fields["Nweek"])] = fields[name]
+
+
+def _claimed_rolls(body: str, ruling_id: str) -> list[ClaimedRoll]:
+    flat = " ".join(body.split())  # a proof line may have been folded
+    return [
+        ClaimedRoll(
+            int(match["nweek"]),
+            match["message_id"],
+            int(match["index"]),
+            match["spec"],
+            tuple(int(face) for face in match["faces"].split(",")),
+            ruling_id,
+        )
+        for match in PROOF.finditer(flat)
+    ]
+
+
+def _check(
+    rolls: list[ClaimedRoll], commitments: dict[int, str], seeds: dict[int, str]
+) -> AuditReport:
+    report = AuditReport()
+    for nweek in sorted(seeds):
+        if nweek in commitments and not _seed_matches(seeds[nweek], commitments[nweek]):
+            report.bad_seeds += 1
+            report.lines.append(f"nweek {nweek}: revealed seed does NOT match its commitment")
+    for claimed in rolls:
+        if claimed.nweek not in seeds or claimed.nweek not in commitments:
+            report.unrevealed += 1
+            continue
+        report.checked += 1
+        result = dice.verify_roll(
+            seeds[claimed.nweek],
+            commitments[claimed.nweek],
+            claimed.message_id,
+            claimed.index,
+            claimed.spec,
+            claimed.faces,
+        )
+        if not result.ok:
+            report.wrong += 1
+            report.lines.append(
+                f"TAMPERED or wrong: roll {claimed.index} of <{claimed.message_id}> "
+                f"(ruling {claimed.ruling_id}, nweek {claimed.nweek}): {result.explanation}"
+            )
+    return report
+
+
+def _seed_matches(seed_hex: str, commitment_hex: str) -> bool:
+    try:
+        return dice.commitment(dice.seed_from_hex(seed_hex)) == commitment_hex.lower()
+    except ValueError:
+        return False

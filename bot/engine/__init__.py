@@ -1,0 +1,1 @@
+"""The engine: one unit of work per message, in arrival order."""

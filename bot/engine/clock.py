@@ -1,0 +1,55 @@
+"""The engine's view of ntime (rule 3 of seed 004), built from the settings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.games import ntime
+
+
+@dataclass(frozen=True)
+class ClockView:
+    nweek: int  # zero-based, as The Clock holds it
+    label: str  # displayed one-based, e.g. "nweek 4, nday 7"
+    checking_period: int
+    is_on: bool
+
+
+@dataclass(frozen=True)
+class NweekChange:
+    instant: datetime
+    ended: int  # the zero-based nweek that just ended
+    begun: int
+
+
+class GameClock:
+    def __init__(self, epoch: datetime, switches: Sequence[tuple[datetime, bool]]) -> None:
+        self.config = ntime.NtimeConfig(
+            epoch=epoch, switches=tuple(ntime.Switch(at, on) for at, on in switches)
+        )
+
+    def reading(self, instant: datetime) -> ClockView:
+        reading = ntime.reading_at(self.config, instant)
+        return ClockView(
+            nweek=reading.clock.nweek,
+            label=reading.display(),
+            checking_period=reading.clock.checking_period.index,
+            is_on=reading.clock_on,
+        )
+
+    def checkpoints_between(self, after: datetime, until: datetime) -> tuple[ntime.Checkpoint, ...]:
+        return ntime.checkpoints_between(self.config, after, until)
+
+    def nweek_changes_between(self, after: datetime, until: datetime) -> tuple[NweekChange, ...]:
+        """The Checkpoints at the end of an nweek's tenth nday, in (after, until]."""
+        last_position = 2
+        return tuple(
+            NweekChange(point.instant, point.ending.nweek, point.ending.nweek + 1)
+            for point in self.checkpoints_between(after, until)
+            if point.ending.position == last_position
+        )
+
+
+__all__ = ["ClockView", "GameClock", "NweekChange"]

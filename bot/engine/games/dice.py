@@ -1,0 +1,80 @@
+"""The dice roller (rule 9 of seed 004), with verifiable rolls.
+
+Each roll is derived from the nweek's secret seed, the post's Message-ID and
+the action's place in the post; the reply prints a proof line that
+``nomicbot verify-dice`` checks once the seed is revealed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlalchemy.orm import Session
+
+from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
+from bot.games import dice
+from bot.games.errors import ActionError
+from bot.parser import ParsedAction
+from bot.store.models import DiceSeed
+
+if TYPE_CHECKING:
+    from bot.engine.services import Services
+
+
+def proof_line(nweek: int, roll: dice.Roll) -> str:
+    """The machine-readable line verify-dice reads back (nweek displayed one-based)."""
+    return f"[verify: nweek={nweek + 1} {roll.proof}]"
+
+
+class DiceAdapter:
+    prefix = "dice"
+
+    def __init__(self, session: Session, services: Services) -> None:
+        self.session = session
+        self.services = services
+
+    def apply(self, action: ParsedAction, turn: Turn) -> Ruling:
+        try:
+            return self._roll(action, turn)
+        except ActionError as error:
+            return rejected(
+                action.action, action.args, action.text, turn, error.message, error.rule
+            )
+
+    def _roll(self, action: ParsedAction, turn: Turn) -> Ruling:
+        spec = dice.DiceSpec(int(str(action.args["count"])), int(str(action.args["sides"])))
+        seed = self._seed_for(turn)
+        result = dice.roll(seed, turn.message_id, turn.position - 1, spec)
+        summary = f"rolled {result.display()}  {proof_line(turn.nweek, result)}"
+        draw = {
+            "kind": "dice",
+            "nweek": turn.nweek,
+            "message_id": result.message_id,
+            "action_index": result.action_index,
+            "spec": str(spec),
+            "faces": list(result.faces),
+        }
+        return applied(
+            action.action, action.args, action.text, turn, summary, rule="9", draws=(draw,)
+        )
+
+    def _seed_for(self, turn: Turn) -> bytes:
+        from bot.engine.scheduler import open_nweek
+
+        row = self.session.get(DiceSeed, turn.nweek)
+        if row is None:
+            open_nweek(self.session, self.services, turn.nweek, turn.occurred_at)
+        elif row.revealed_seed is not None:
+            # A roll from a published seed could be predicted: not random (rule 9).
+            raise ActionError(
+                f"this post reached the forum after the dice seed of nweek {turn.nweek + 1} "
+                "was revealed, so a roll from it would not be random",
+                rule="9",
+            )
+        return dice.nweek_seed(self.services.master_secret, turn.nweek)
+
+    def changed_boards(self) -> tuple[Board, ...]:
+        return ()
+
+    def save(self) -> None:
+        """Rolls keep no state beyond the action log."""

@@ -1,0 +1,139 @@
+"""Political Go (rule 1639 of seed 004): the engine's shell around ``bot.games.go``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from bot.engine.players import active_players, find_player_by_name
+from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
+from bot.games import go
+from bot.games.errors import ActionError
+from bot.parser import ParsedAction
+from bot.store.models import GameRecord
+
+GAME_NAME = "go"
+BOARD_TITLE = "Political Go (rule 1639 H)"
+
+
+class GoAdapter:
+    prefix = "go"
+
+    def __init__(self, session: Session, size: int) -> None:
+        self.session = session
+        self.size = size
+        self._record: GameRecord | None = None
+        self._state: go.GoState | None = None
+        self.changed = False
+
+    @property
+    def state(self) -> go.GoState:
+        if self._state is None:
+            self._record, self._state = load_game(self.session, self.size)
+        return self._state
+
+    def apply(self, action: ParsedAction, turn: Turn) -> Ruling:
+        assert turn.player is not None, "the engine only passes players' actions"
+        moves: dict[str, Callable[[ParsedAction, go.MoveContext], go.MoveResult]] = {
+            "go.place": self._place,
+            "go.pass": self._pass,
+            "go.ally": self._ally,
+            "go.break_alliance": self._break,
+        }
+        context = go.MoveContext(turn.player.name, turn.checking_period)
+        try:
+            result = moves[action.action](action, context)
+        except ActionError as error:
+            return rejected(
+                action.action, action.args, action.text, turn, error.message, error.rule
+            )
+        self._state, self.changed = result.state, True
+        summary = "; ".join(describe_event(event, self.size) for event in result.events)
+        return applied(action.action, action.args, action.text, turn, summary, rule="1639 C")
+
+    def _place(self, action: ParsedAction, context: go.MoveContext) -> go.MoveResult:
+        point = self.state.parameters.parse_point(str(action.args["point"]))
+        return go.place_stone(self.state, context, point)
+
+    def _pass(self, action: ParsedAction, context: go.MoveContext) -> go.MoveResult:
+        return go.pass_move(self.state, context)
+
+    def _ally(self, action: ParsedAction, context: go.MoveContext) -> go.MoveResult:
+        ally = find_player_by_name(self.session, str(action.args["player"]))
+        return go.consent_to_alliance(self.state, context, ally.name)
+
+    def _break(self, action: ParsedAction, context: go.MoveContext) -> go.MoveResult:
+        ally = find_player_by_name(self.session, str(action.args["player"]))
+        return go.break_alliance(self.state, context, ally.name)
+
+    def changed_boards(self) -> tuple[Board, ...]:
+        if not self.changed:
+            return ()
+        return (Board(BOARD_TITLE, render(self.session, self.state)),)
+
+    def save(self) -> None:
+        if not self.changed or self._state is None:
+            return
+        if self._record is None:
+            self._record = GameRecord(name=GAME_NAME, state={}, version=0)
+            self.session.add(self._record)
+        self._record.state = go.state_to_json(self._state)
+        self._record.version += 1
+
+
+def load_game(session: Session, size: int) -> tuple[GameRecord | None, go.GoState]:
+    """The stored game, or a new one; every active player is in it, in join order."""
+    record = session.scalar(select(GameRecord).where(GameRecord.name == GAME_NAME))
+    if record is None:
+        state = go.new_game(go.GoParameters(size=size))
+    else:
+        state = go.state_from_json(record.state)
+    names = [player.name for player in active_players(session)]
+    return record, go.add_players(state, names)
+
+
+def render(session: Session, state: go.GoState) -> str:
+    return go.render_board(state, [player.name for player in active_players(session)])
+
+
+def describe_event(event: go.GoEvent, size: int) -> str:
+    def point(value: int) -> str:
+        return go.format_point(value, size)
+
+    match event:
+        case go.StonePlaced(player, where):
+            return f"{player} placed a stone at {point(where)}"
+        case go.DragonCaptured(stones, losses, shares):
+            lost = ", ".join(f"{loss.player} loses {loss.stones}" for loss in losses)
+            gained = ", ".join(f"{share.player} gains {share.points}" for share in shares)
+            where = " ".join(point(stone) for stone in sorted(stones))
+            return f"captured the Dragon at {where} (1639 D): Go Points: {gained}; {lost}"
+        case go.AllianceConsented(player, ally):
+            return (
+                f"{player} consents to an alliance with {ally}; it forms when {ally} "
+                "consents too (a first consent is not a Move)"
+            )
+        case go.AllianceFormed(player, ally):
+            return f"{player} and {ally} are now allied"
+        case go.AllianceBroken(player, ally):
+            return f"{player} broke eir alliance with {ally}"
+        case go.Passed(player):
+            return f"{player} passed"
+    raise AssertionError(f"unknown Go event {event!r}")
+
+
+def go_view(session: Session, services: Any) -> tuple[str, dict[str, Any]]:
+    _record, state = load_game(session, services.settings.go.size)
+    size = state.parameters.size
+    data = {
+        "size": size,
+        "stones": {go.format_point(point, size): owner for point, owner in state.stones.items()},
+        "alliances": sorted(sorted(pair) for pair in state.alliances),
+        "scores": {record.name: record.score for record in state.players},
+        "marks": {record.name: record.mark for record in state.players},
+        "moves": state.move_number,
+    }
+    return render(session, state), data

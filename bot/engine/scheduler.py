@@ -1,0 +1,78 @@
+"""Time-driven events: what happens at nweek boundaries (rule 3 of seed 004).
+
+The scheduler is driven by the instants of the posts themselves (and by the
+wall clock in the daemon), so a replayed archive sees every event at the
+same point between the same two posts as the live game did.
+
+At the start of each nweek the bot publishes a SHA-256 commitment to that
+nweek's dice seed; when the nweek ends it reveals the seed (rule 9), so
+anyone can re-derive every roll from the archive.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from bot.engine.services import Services
+from bot.games import dice
+from bot.outbound.compose import compose_report
+from bot.store.models import ClockMark, DiceSeed
+
+CLOCK_MARK_ID = 1
+
+
+def advance_clock(session: Session, services: Services, until: datetime) -> None:
+    """Handle every event due after the last handled instant, up to ``until``."""
+    mark = session.get(ClockMark, CLOCK_MARK_ID)
+    if mark is None:
+        session.add(ClockMark(id=CLOCK_MARK_ID, handled_until=until))
+        open_nweek(session, services, services.clock.reading(until).nweek, until)
+        return
+    if until <= mark.handled_until:
+        return
+    for change in services.clock.nweek_changes_between(mark.handled_until, until):
+        reveal_nweek(session, services, change.ended, change.instant)
+        open_nweek(session, services, change.begun, change.instant)
+    mark.handled_until = until
+
+
+def open_nweek(session: Session, services: Services, nweek: int, at: datetime) -> None:
+    """Publish the commitment to ``nweek``'s dice seed (once)."""
+    if session.get(DiceSeed, nweek) is not None:
+        return
+    seed = dice.nweek_seed(services.master_secret, nweek)
+    commitment = dice.commitment(seed)
+    session.add(DiceSeed(nweek=nweek, commitment=commitment))
+    session.add(
+        compose_report(
+            services,
+            "dice-commitment",
+            f"{nweek}",
+            f"[dice] Commitment for nweek {nweek + 1}",
+            "dice/commitment.txt.j2",
+            {"nweek": nweek + 1, "commitment": commitment},
+            at,
+        )
+    )
+
+
+def reveal_nweek(session: Session, services: Services, nweek: int, at: datetime) -> None:
+    """Reveal the seed of an nweek that has ended (once)."""
+    row = session.get(DiceSeed, nweek)
+    if row is None or row.revealed_seed is not None:
+        return
+    seed = dice.nweek_seed(services.master_secret, nweek)
+    row.revealed_seed = seed.hex()
+    session.add(
+        compose_report(
+            services,
+            "dice-reveal",
+            f"{nweek}",
+            f"[dice] Seed revealed for nweek {nweek + 1}",
+            "dice/reveal.txt.j2",
+            {"nweek": nweek + 1, "seed": seed.hex(), "commitment": row.commitment},
+            at,
+        )
+    )

@@ -1,0 +1,163 @@
+"""One unit of work per message: judge every action of one post, atomically.
+
+Load state, validate, apply, append the action log, write the state and the
+reply to the outbox: all in the caller's transaction, so a crash leaves
+either everything or nothing (and the message still queued).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+
+from sqlalchemy.orm import Session
+
+from bot.engine.games.base import GameAdapter
+from bot.engine.players import player_for_address
+from bot.engine.rulings import Board, Outcome, Ruling, Turn, not_taken, rejected
+from bot.engine.services import Services
+from bot.outbound.compose import compose_ruling_reply
+from bot.parser import NotUnderstood, ParsedAction
+from bot.pipeline import PostContext, run_pipeline
+from bot.store.models import ActionRecord, Message, OutboxMessage
+
+# Actions a non-player may take (rule 14: becoming a player).
+OPEN_TO_ANYONE = frozenset({"roster.register"})
+
+
+@dataclass(frozen=True)
+class PostOutcome:
+    rulings: tuple[Ruling, ...]
+    actors: tuple[int | None, ...]  # the player id each ruling's action was taken as
+    not_understood: tuple[NotUnderstood, ...]
+    boards: tuple[Board, ...]
+
+
+def process_message(session: Session, message: Message, services: Services) -> None:
+    """Run the pipeline on one stored message and record the rulings and reply."""
+    context = run_pipeline(message.raw, services.pipeline_settings)
+    _record_headers(message, context)
+    if context.stop_reason is not None:
+        _finish(message, "ignored", context.stop_reason)
+        return
+    assert context.parsed is not None
+    if not context.parsed.actions and not context.parsed.not_understood:
+        _finish(message, "processed", "no actions")
+        return
+    outcome = judge_post(session, message, context, services)
+    _record_rulings(session, message, outcome, services)
+    reply = compose_ruling_reply(message, context, outcome, services)
+    session.add(reply)
+    _finish(message, "processed", f"{len(outcome.rulings)} action(s) judged")
+
+
+def judge_post(
+    session: Session, message: Message, context: PostContext, services: Services
+) -> PostOutcome:
+    assert context.parsed is not None and context.author is not None
+    player = player_for_address(session, context.author)
+    clock = services.clock.reading(message.received_at)
+    base_turn = Turn(
+        message_id=message.message_id,
+        occurred_at=message.received_at,
+        ntime_label=clock.label,
+        nweek=clock.nweek,
+        checking_period=clock.checking_period,
+        position=0,
+        author=context.author,
+        player=player,
+    )
+    adapters = services.make_adapters(session)
+    rulings: list[Ruling] = []
+    actors: list[int | None] = []
+    for position, action in enumerate(_expanded(context.parsed.actions), start=1):
+        turn = replace(base_turn, position=position)
+        ruling = _judge_one(action, turn, adapters)
+        if action.action == "roster.register" and ruling.outcome is Outcome.APPLIED:
+            base_turn = replace(base_turn, player=player_for_address(session, context.author))
+        rulings.append(ruling)
+        actors.append(turn.player.id if turn.player else None)
+    boards: list[Board] = []
+    for adapter in adapters.values():
+        adapter.save()
+        boards.extend(adapter.changed_boards())
+    return PostOutcome(tuple(rulings), tuple(actors), context.parsed.not_understood, tuple(boards))
+
+
+def _expanded(actions: tuple[ParsedAction, ...]) -> Iterator[ParsedAction]:
+    # Rule 1896: "I do X n times" performs X n times, sequentially.
+    for action in actions:
+        for _ in range(max(1, action.repeat) if not action.conditional else 1):
+            yield action
+
+
+def _judge_one(action: ParsedAction, turn: Turn, adapters: dict[str, GameAdapter]) -> Ruling:
+    if action.conditional:
+        return not_taken(
+            action.action,
+            action.args,
+            action.text,
+            turn,
+            "it is stated conditionally, and conditional actions are not taken",
+            rule="1896",
+        )
+    if turn.player is None and action.action not in OPEN_TO_ANYONE:
+        return rejected(
+            action.action,
+            action.args,
+            action.text,
+            turn,
+            f"{turn.author} is not a player's address; to join, post "
+            '"I request to become a player with the name YOURNAME"',
+            rule="14",
+        )
+    adapter = adapters.get(action.action.split(".", 1)[0])
+    if adapter is None:
+        return not_taken(
+            action.action,
+            action.args,
+            action.text,
+            turn,
+            "this referee does not handle that kind of action yet",
+        )
+    return adapter.apply(action, turn)
+
+
+def _record_headers(message: Message, context: PostContext) -> None:
+    if context.decoded is not None:
+        message.subject = context.decoded.subject[:2000]
+    message.sender = (context.author or "")[:320]
+
+
+def _record_rulings(
+    session: Session, message: Message, outcome: PostOutcome, services: Services
+) -> None:
+    label = services.clock.reading(message.received_at).label
+    for ruling, actor in zip(outcome.rulings, outcome.actors, strict=True):
+        session.add(
+            ActionRecord(
+                message_pk=message.id,
+                position=ruling.position,
+                player_id=actor,
+                action=ruling.action,
+                args=dict(ruling.args),
+                text=ruling.text,
+                ruling=ruling.outcome.value,
+                summary=ruling.summary,
+                reason=ruling.reason,
+                rule=ruling.rule,
+                draws=[dict(draw) for draw in ruling.draws],
+                ntime=label,
+                occurred_at=message.received_at,
+            )
+        )
+
+
+def _finish(message: Message, status: str, reason: str) -> None:
+    message.status = status
+    message.status_reason = reason
+    message.processed_at = datetime.now(UTC)
+
+
+__all__ = ["OutboxMessage", "PostOutcome", "judge_post", "process_message"]

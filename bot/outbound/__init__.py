@@ -1,0 +1,1 @@
+"""Outbound mail: composing replies and delivering committed outbox rows."""

@@ -1,0 +1,163 @@
+"""Composing the mails the bot sends: rulings and scheduled reports.
+
+Every mail is marked (X-Loop, Auto-Submitted, X-Nomicbot-Kind) so the bot
+never acts on it when the list delivers it back.  Message-IDs are derived
+from what the mail answers, so replaying an archive writes the same mails.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.policy import SMTP
+from email.utils import format_datetime
+from typing import TYPE_CHECKING, Any
+
+from bot.engine.rulings import Outcome, Ruling
+from bot.store.models import Message, OutboxMessage
+
+if TYPE_CHECKING:
+    from bot.engine.services import Services
+    from bot.engine.unit import PostOutcome
+    from bot.pipeline import PostContext
+
+
+def compose_ruling_reply(
+    message: Message, context: PostContext, outcome: PostOutcome, services: Services
+) -> OutboxMessage:
+    variables = _ruling_variables(message, context, outcome, services)
+    body = services.templates.get_template("ruling/reply.txt.j2").render(variables)
+    subject = _reply_subject(message.subject)
+    recipients = _recipients(context, services)
+    mail = _mail(
+        services,
+        subject,
+        recipients,
+        body,
+        "ruling",
+        _derived_id("ruling", message.message_id, services),
+        message.received_at,
+    )
+    mail["In-Reply-To"] = f"<{message.message_id}>"
+    mail["References"] = _references(context, message.message_id)
+    return _outbox_row(mail, "ruling", recipients, message.received_at, message.id)
+
+
+def compose_report(
+    services: Services,
+    kind: str,
+    key: str,
+    subject: str,
+    template: str,
+    variables: Mapping[str, Any],
+    at: datetime,
+) -> OutboxMessage:
+    """A scheduled post to the list (dice commitments and reveals, reports)."""
+    body = services.templates.get_template(template).render(
+        {**variables, "bot_name": services.settings.bot.name}
+    )
+    recipients = [services.settings.bot.list_address]
+    mail = _mail(services, subject, recipients, body, kind, _derived_id(kind, key, services), at)
+    return _outbox_row(mail, kind, recipients, at, None)
+
+
+def _ruling_variables(
+    message: Message, context: PostContext, outcome: PostOutcome, services: Services
+) -> dict[str, Any]:
+    by_outcome = {
+        kind: [_item(r) for r in outcome.rulings if r.outcome is kind] for kind in Outcome
+    }
+    return {
+        "author": _author_label(context),
+        "subject": message.subject or "(no subject)",
+        "received_label": services.clock.reading(message.received_at).label,
+        "received_utc": message.received_at.strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "applied": by_outcome[Outcome.APPLIED],
+        "rejected": by_outcome[Outcome.REJECTED],
+        "not_taken": by_outcome[Outcome.NOT_TAKEN],
+        "not_understood": [{"message": item.message} for item in outcome.not_understood],
+        "boards": [{"title": board.title, "text": board.text} for board in outcome.boards],
+        "bot_name": services.settings.bot.name,
+    }
+
+
+def _item(ruling: Ruling) -> dict[str, Any]:
+    return {
+        "number": ruling.position,
+        "quote": " ".join(ruling.text.split()),
+        "summary": ruling.summary,
+        "reason": ruling.reason,
+        "rule": f" ({ruling.rule_label})" if ruling.rule_label else "",
+    }
+
+
+def _author_label(context: PostContext) -> str:
+    if context.author_name:
+        return f"{context.author_name} <{context.author}>"
+    return f"<{context.author}>"
+
+
+def _reply_subject(subject: str) -> str:
+    clean = " ".join(subject.split()) or "(no subject)"
+    return clean if clean.lower().startswith("re:") else f"Re: {clean}"
+
+
+def _recipients(context: PostContext, services: Services) -> list[str]:
+    if services.settings.bot.reply_to == "sender" and context.author:
+        return [context.author]
+    return [services.settings.bot.list_address]
+
+
+def _references(context: PostContext, message_id: str) -> str:
+    earlier: Sequence[str] = context.decoded.references if context.decoded else ()
+    chain = [*earlier[-10:], message_id]
+    return " ".join(f"<{item}>" for item in chain)
+
+
+def _derived_id(kind: str, key: str, services: Services) -> str:
+    digest = hashlib.sha256(f"{kind}\0{key}".encode()).hexdigest()[:32]
+    return f"{kind}.{digest}@{services.settings.bot_domain}"
+
+
+def _mail(
+    services: Services,
+    subject: str,
+    recipients: Sequence[str],
+    body: str,
+    kind: str,
+    message_id: str,
+    at: datetime,
+) -> EmailMessage:
+    settings = services.settings.bot
+    mail = EmailMessage(policy=SMTP)
+    mail["From"] = f"{settings.name} <{settings.address}>"
+    mail["To"] = ", ".join(recipients)
+    mail["Subject"] = subject
+    # The Date is the instant the ruling took effect (the post's arrival,
+    # rule 3 B), which also makes a replayed archive write identical mails.
+    mail["Date"] = format_datetime(at.astimezone(UTC))
+    mail["Message-ID"] = f"<{message_id}>"
+    mail["X-Loop"] = settings.address
+    mail["Auto-Submitted"] = "auto-replied" if kind == "ruling" else "auto-generated"
+    mail["X-Nomicbot-Kind"] = kind
+    mail.set_content(body, charset="utf-8")
+    return mail
+
+
+def _outbox_row(
+    mail: EmailMessage, kind: str, recipients: Sequence[str], at: datetime, reply_to_pk: int | None
+) -> OutboxMessage:
+    now = datetime.now(UTC)
+    return OutboxMessage(
+        message_id=str(mail["Message-ID"]).strip("<>"),
+        in_reply_to_pk=reply_to_pk,
+        kind=kind,
+        recipients=list(recipients),
+        raw=mail.as_bytes(),
+        status="pending",
+        attempts=0,
+        created_at=now,
+        next_attempt_at=now,
+    )
