@@ -1,0 +1,60 @@
+"""The composition root: settings in, engine, sessions and services out.
+
+Nothing else in the project opens connections or reads configuration; every
+component receives what it needs from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.config import Settings, master_secret
+from bot.engine.clock import GameClock
+from bot.engine.players import sync_configured_players
+from bot.engine.services import Services
+from bot.outbound.templates import make_environment
+from bot.outbound.transports import Transport, make_transport
+from bot.pipeline import PipelineSettings
+from bot.store.database import make_engine, make_session_factory, upgrade_database
+
+
+@dataclass(frozen=True)
+class App:
+    settings: Settings
+    engine: Engine
+    session_factory: sessionmaker[Session]
+    services: Services
+
+    def transport(self) -> Transport:
+        return make_transport(self.settings.outbound, self.settings.outbox_maildir)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def build_services(settings: Settings) -> Services:
+    return Services(
+        settings=settings,
+        clock=GameClock(settings.ntime_epoch, settings.ntime_switches),
+        pipeline_settings=PipelineSettings(
+            bot_addresses=frozenset({settings.bot.address.lower()}),
+            list_addresses=frozenset({settings.bot.list_address.lower()}),
+        ),
+        master_secret=master_secret(settings),
+        templates=make_environment(),
+    )
+
+
+def build_app(settings: Settings, upgrade: bool = True) -> App:
+    """Connect, bring the schema up to date and register configured players."""
+    engine = make_engine(settings.database_url)
+    if upgrade:
+        upgrade_database(engine)
+    session_factory = make_session_factory(engine)
+    with session_factory.begin() as session:
+        sync_configured_players(session, settings.players, datetime.now(UTC))
+    return App(settings, engine, session_factory, build_services(settings))

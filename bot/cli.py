@@ -1,0 +1,294 @@
+"""The ``nomicbot`` command line (click).
+
+Every command accepts ``--config FILE`` and ``--db URL``, before or after
+the command name.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from bot.config import ConfigError, Settings, load_settings
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _remember(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    def callback(context: click.Context, _parameter: click.Parameter, value: Any) -> Any:
+        if value is not None:
+            context.ensure_object(dict)[name] = value
+        return value
+
+    return callback
+
+
+def common_options(function: F) -> F:
+    function = click.option(
+        "--db",
+        "db_url",
+        metavar="URL",
+        expose_value=False,
+        callback=_remember("db"),
+        is_eager=True,
+        help="Database URL (overrides the configuration).",
+    )(function)
+    function = click.option(
+        "--config",
+        "config_path",
+        metavar="FILE",
+        expose_value=False,
+        type=click.Path(exists=True, dir_okay=False),
+        callback=_remember("config"),
+        is_eager=True,
+        help="TOML configuration file.",
+    )(function)
+    return function
+
+
+def settings_from(context: click.Context) -> Settings:
+    options = context.find_root().ensure_object(dict)
+    try:
+        return load_settings(options.get("config"), database_url=options.get("db"))
+    except ConfigError as error:
+        raise click.ClickException(f"configuration: {error}") from None
+
+
+@click.group()
+@click.option("-v", "--verbose", is_flag=True, help="Log progress to standard error.")
+@common_options
+@click.pass_context
+def main(context: click.Context, verbose: bool) -> None:
+    """nomicbot: an automated referee for nomics played by email."""
+    context.ensure_object(dict)
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+@main.command()
+@common_options
+@click.pass_context
+def run(context: click.Context) -> None:
+    """Run the daemon: ingress (SMTP and/or IMAP), worker, scheduler, sender."""
+    from bot.app import build_app
+    from bot.daemon import Daemon
+
+    logging.getLogger().setLevel(logging.INFO)
+    settings = settings_from(context)
+    app = build_app(settings)
+    where = (
+        f"SMTP ingress on {settings.smtp_ingress.host}:{settings.smtp_ingress.port}"
+        if settings.smtp_ingress.enabled
+        else "no SMTP ingress"
+    )
+    imap = f"IMAP {settings.imap.host}:{settings.imap.port}" if settings.imap.enabled else "no IMAP"
+    out = (
+        f"SMTP relay {settings.outbound.smtp_host}"
+        if settings.outbound.smtp_host
+        else f"Maildir {settings.outbox_maildir}"
+    )
+    click.echo(
+        f"nomicbot running: {where}; {imap}; database {app.engine.url!r}; "
+        f"replies to {out}.  Ctrl-C stops.",
+        err=True,
+    )
+    Daemon(app).run_until_signalled()
+
+
+@main.command()
+@click.argument("archive", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--outbox",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Maildir receiving the replies (default: the configured transport).",
+)
+@click.option(
+    "--until",
+    metavar="INSTANT",
+    help="Handle scheduled events up to this ISO 8601 instant (default: now).",
+)
+@common_options
+@click.pass_context
+def replay(context: click.Context, archive: Path, outbox: Path | None, until: str | None) -> None:
+    """Replay an mbox file or Maildir folder, in archive order."""
+    from bot.app import build_app
+    from bot.outbound.transports import MaildirTransport
+    from bot.runner import replay_archive
+
+    app = build_app(settings_from(context))
+    transport = MaildirTransport(outbox) if outbox else app.transport()
+    report = replay_archive(
+        app,
+        archive,
+        transport,
+        progress=sys.stderr.isatty(),
+        until=_instant(until) if until else None,
+    )
+    click.echo(
+        f"{report.posts} post(s) in the archive: {report.stored} stored, "
+        f"{report.duplicates} already known; {report.queue.processed} judged, "
+        f"{report.queue.shunted} shunted; {report.delivery.sent} mail(s) sent."
+    )
+
+
+@main.command()
+@click.argument("source", default="-", type=click.File("rb"))
+@click.option(
+    "--text",
+    "as_text",
+    is_flag=True,
+    help="Read SOURCE as plain text even if it looks like an email.",
+)
+@common_options
+def parse(source: Any, as_text: bool) -> None:
+    """Print one JSON object per action recognised in a post (a file, or - for stdin)."""
+    from bot.mail.decode import decode_message
+    from bot.mail.visible import visible_text
+    from bot.parser import parse_post
+
+    data: bytes = source.read()
+    if not as_text and _looks_like_email(data):
+        text = visible_text(decode_message(data).body_text)
+    else:
+        text = data.decode("utf-8", errors="replace")
+    result = parse_post(text)
+    for action in result.actions:
+        click.echo(json.dumps(action.to_json(), ensure_ascii=False))
+    for problem in result.not_understood:
+        click.echo(json.dumps(problem.to_json(), ensure_ascii=False))
+
+
+def _looks_like_email(data: bytes) -> bool:
+    head = data[:4096].replace(b"\r\n", b"\n").split(b"\n\n", 1)
+    if len(head) < 2:
+        return False
+    lines = [line for line in head[0].split(b"\n") if line and line[:1] not in b" \t"]
+    return bool(lines) and all(b":" in line.split(b" ", 1)[0] for line in lines)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@common_options
+@click.pass_context
+def state(context: click.Context, game: str, as_json: bool) -> None:
+    """Show a game's state (go, players, dice)."""
+    from bot.app import build_app
+    from bot.engine.views import game_view
+
+    app = build_app(settings_from(context))
+    with app.session_factory() as session:
+        try:
+            view = game_view(session, app.services, game)
+        except KeyError:
+            raise click.ClickException(
+                f"no game called {game!r}; try go, players or dice"
+            ) from None
+    click.echo(json.dumps(view.data, indent=2, ensure_ascii=False) if as_json else view.text)
+
+
+@main.command()
+@common_options
+@click.pass_context
+def demo(context: click.Context) -> None:
+    """Play a short scripted game through the real pipeline and print every mail."""
+    from bot.demo import run_demo
+
+    options = context.find_root().ensure_object(dict)
+    run_demo(options.get("db"), click.echo)
+
+
+@main.group()
+def db() -> None:
+    """Database schema commands."""
+
+
+@db.command("upgrade")
+@common_options
+@click.pass_context
+def db_upgrade(context: click.Context) -> None:
+    """Bring the database schema up to the newest migration."""
+    from bot.store.database import make_engine, upgrade_database
+
+    settings = settings_from(context)
+    engine = make_engine(settings.database_url)
+    upgrade_database(engine)
+    click.echo(f"database {engine.url!r} is at the newest schema")
+
+
+@main.group(invoke_without_command=True)
+@common_options
+@click.pass_context
+def shunted(context: click.Context) -> None:
+    """List messages whose processing failed (see also: shunted requeue)."""
+    if context.invoked_subcommand is None:
+        context.invoke(shunted_list)
+
+
+@shunted.command("list")
+@common_options
+@click.pass_context
+def shunted_list(context: click.Context) -> None:
+    """List shunted messages with the last line of their traceback."""
+    from sqlalchemy import select
+
+    from bot.app import build_app
+    from bot.store.models import Message
+
+    app = build_app(settings_from(context))
+    with app.session_factory() as session:
+        rows = session.scalars(
+            select(Message).where(Message.status == "shunted").order_by(Message.id)
+        ).all()
+        for row in rows:
+            click.echo(
+                f"{row.id}\t<{row.message_id}>\t{row.received_at:%Y-%m-%d %H:%M}\t"
+                f"{row.status_reason}"
+            )
+        click.echo(f"{len(rows)} shunted message(s)", err=True)
+
+
+@shunted.command("requeue")
+@click.argument("message", type=int, required=False)
+@click.option("--all", "everything", is_flag=True, help="Re-queue every shunted message.")
+@common_options
+@click.pass_context
+def shunted_requeue(context: click.Context, message: int | None, everything: bool) -> None:
+    """Put a shunted message (by number) or all of them back in the queue."""
+    from bot.app import build_app
+    from bot.engine.worker import requeue
+
+    if message is None and not everything:
+        raise click.UsageError("name a message number, or --all")
+    app = build_app(settings_from(context))
+    count = requeue(app.session_factory, None if everything else message)
+    click.echo(f"{count} message(s) re-queued; `nomicbot run` or `replay` processes them")
+
+
+@main.command("verify-dice")
+@click.argument("archive", type=click.Path(exists=True, path_type=Path))
+@common_options
+def verify_dice(archive: Path) -> None:
+    """Re-derive every dice roll in an archive from the revealed seeds."""
+    from bot.audit import verify_archive
+
+    report = verify_archive(archive)
+    for line in report.lines:
+        click.echo(line)
+    click.echo(report.summary)
+    if not report.ok:
+        sys.exit(1)
+
+
+def _instant(text: str) -> datetime:
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)

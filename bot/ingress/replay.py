@@ -1,0 +1,96 @@
+"""Replay of an archive (mbox or Maildir) in archive order.
+
+Each post's time is its delivery time in the archive: the mbox ``From ``
+line, else the topmost Received header, and only as a last resort the Date
+header (which the sender's machine wrote and may be wrong).
+"""
+
+from __future__ import annotations
+
+import mailbox
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.parser import BytesHeaderParser
+from email.policy import compat32
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+
+from bot.mail.decode import topmost_received_time
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class ArchivedPost:
+    raw: bytes
+    received_at: datetime
+    key: str
+
+
+def archive_posts(path: Path) -> Iterator[ArchivedPost]:
+    """The posts of an mbox file or Maildir folder, in archive order."""
+    if path.is_dir():
+        yield from _maildir_posts(path)
+    else:
+        yield from _mbox_posts(path)
+
+
+def count_posts(path: Path) -> int:
+    box: mailbox.Mailbox[mailbox.Message] = (
+        mailbox.Maildir(str(path), factory=None, create=False)
+        if path.is_dir()
+        else mailbox.mbox(str(path), create=False)
+    )
+    return len(box.keys())
+
+
+def _mbox_posts(path: Path) -> Iterator[ArchivedPost]:
+    box = mailbox.mbox(str(path), create=False)
+    for key in box.iterkeys():
+        from_line = box.get_message(key).get_from()
+        raw = box.get_bytes(key)
+        yield ArchivedPost(raw, _from_line_time(from_line) or _header_time(raw), str(key))
+
+
+def _maildir_posts(path: Path) -> Iterator[ArchivedPost]:
+    # A Maildir has no order of its own: sort by delivery time, then by name
+    # (Maildir names start with the delivery's Unix time).
+    box = mailbox.Maildir(str(path), factory=None, create=False)
+    posts = []
+    for key in box.iterkeys():
+        raw = box.get_bytes(key)
+        posts.append(ArchivedPost(raw, _header_time(raw), key))
+    yield from sorted(posts, key=lambda post: (post.received_at, post.key))
+
+
+def _from_line_time(from_line: str) -> datetime | None:
+    # "sender@example Sat Nov 21 13:37:25 2026": mbox From_ lines carry the
+    # delivery time in asctime form; taken as UTC.
+    parts = from_line.split()
+    if len(parts) < 5:
+        return None
+    try:
+        parsed = time.strptime(" ".join(parts[-5:]), "%a %b %d %H:%M:%S %Y")
+    except ValueError:
+        return None
+    return datetime(*parsed[:6], tzinfo=UTC)
+
+
+def _header_time(raw: bytes) -> datetime:
+    received = topmost_received_time(raw)
+    if received is not None:
+        return received
+    return _date_header_time(raw) or EPOCH
+
+
+def _date_header_time(raw: bytes) -> datetime | None:
+    value = BytesHeaderParser(policy=compat32).parsebytes(raw[:65536]).get("Date")
+    try:
+        moment = parsedate_to_datetime(str(value)) if value else None
+    except (TypeError, ValueError, IndexError):
+        return None
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)

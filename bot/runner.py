@@ -1,0 +1,70 @@
+"""Operations the command line and the daemon share: store, drain, replay."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tqdm import tqdm
+
+from bot.app import App
+from bot.engine.scheduler import advance_clock
+from bot.engine.worker import QueueReport, process_queue
+from bot.ingress.ingest import IngestResult, ingest
+from bot.ingress.replay import archive_posts, count_posts
+from bot.outbound.sender import DeliveryReport, deliver_pending
+from bot.outbound.transports import Transport
+
+
+def store_message(app: App, raw: bytes, source: str, received_at: datetime) -> IngestResult:
+    with app.session_factory.begin() as session:
+        return ingest(session, raw, source, received_at)
+
+
+def deliver(app: App, transport: Transport) -> DeliveryReport:
+    return deliver_pending(
+        app.session_factory, transport, app.settings.bot.address, app.settings.outbound.max_attempts
+    )
+
+
+def advance_to(app: App, instant: datetime) -> None:
+    """Handle scheduled events (nweek boundaries) up to ``instant``."""
+    with app.session_factory.begin() as session:
+        advance_clock(session, app.services, instant)
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    posts: int
+    stored: int
+    duplicates: int
+    queue: QueueReport
+    delivery: DeliveryReport
+
+
+def replay_archive(
+    app: App,
+    path: Path,
+    transport: Transport,
+    progress: bool = False,
+    until: datetime | None = None,
+) -> ReplayReport:
+    """Store every post of the archive, process them in order, deliver the replies.
+
+    ``until`` (default: now) is the instant scheduled events are handled up
+    to after the last post, e.g. the reveal of the last nweek's dice seed.
+    """
+    total = count_posts(path)
+    stored = duplicates = 0
+    with tqdm(total=total, desc="storing", unit="post", disable=not progress) as bar:
+        for post in archive_posts(path):
+            result = store_message(app, post.raw, "replay", post.received_at)
+            stored += result.stored
+            duplicates += not result.stored
+            bar.update()
+    with tqdm(total=stored, desc="judging", unit="post", disable=not progress) as bar:
+        queue = process_queue(app.session_factory, app.services, progress=bar.update)
+    advance_to(app, until or datetime.now(UTC))
+    delivery = deliver(app, transport)
+    return ReplayReport(total, stored, duplicates, queue, delivery)
