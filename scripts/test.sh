@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Install what the tests need (Python deps, Dovecot, PostgreSQL) and run the
+# whole suite: lint, types, migrations check, then pytest.  Arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh test
+scripts/install-test-servers.sh
+echo "== ruff"
+.venv/bin/ruff check .
+echo "== mypy --strict (rules packages and parser)"
+.venv/bin/mypy --strict bot/games bot/parser
+echo "== alembic check (models and migrations agree)"
+.venv/bin/python -m bot.store.check_migrations
+echo "== pytest"
+.venv/bin/pytest -q "$@"
