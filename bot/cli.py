@@ -193,7 +193,9 @@ def state(context: click.Context, game: str, as_json: bool) -> None:
             raise click.ClickException(
                 f"no game called {game!r}; try go, players or dice"
             ) from None
-    click.echo(json.dumps(view.data, indent=2, ensure_ascii=False) if as_json else view.text)
+    click.echo(
+        json.dumps(view.data, indent=2, ensure_ascii=False) if as_json else view.text.rstrip("\n")
+    )
 
 
 @main.command()
@@ -292,3 +294,7 @@ def verify_dice(archive: Path) -> None:
 def _instant(text: str) -> datetime:
     moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+if __name__ == "__main__":
+    main()

@@ -12,7 +12,7 @@ import logging
 import signal
 import threading
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bot.app import App
 from bot.engine.worker import process_queue
@@ -24,12 +24,17 @@ from bot.runner import advance_to, deliver, store_message
 log = logging.getLogger(__name__)
 
 WORKER_TICK_SECONDS = 30.0  # the scheduler's wall-clock granularity
+# The wall clock drives the scheduler this long behind, so that a post that
+# reached the mailbox before an nweek ended but is fetched a little later is
+# still judged (and rolled) before that nweek's dice seed is revealed.
+SCHEDULER_LAG = timedelta(hours=1)
 SENDER_TICK_SECONDS = 30.0  # retry cadence for deferred outbox rows
 
 
 class Daemon:
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.app = app
+        self.clock = clock
         self.stop = threading.Event()
         self.work_ready = threading.Event()
         self.mail_ready = threading.Event()
@@ -51,7 +56,9 @@ class Daemon:
     def _start_smtp(self) -> None:
         ingress = self.app.settings.smtp_ingress
         handler = IngressHandler(
-            lambda raw, at: store_message(self.app, raw, "smtp", at), self.work_ready.set
+            lambda raw, at: store_message(self.app, raw, "smtp", at),
+            self.work_ready.set,
+            self.clock,
         )
         controller = make_controller(handler, ingress.host, ingress.port, ingress.max_message_bytes)
         controller.start()
@@ -70,7 +77,7 @@ class Daemon:
             if self.stop.is_set():
                 break
             report = process_queue(self.app.session_factory, self.app.services)
-            advance_to(self.app, datetime.now(UTC))
+            advance_to(self.app, self.clock() - SCHEDULER_LAG)
             if report.processed or report.shunted:
                 log.info("judged %d post(s), shunted %d", report.processed, report.shunted)
             self.mail_ready.set()

@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 NETWORK_ERRORS = (IMAPClientError, OSError, socket.timeout, ssl.SSLError)
 MAX_BACKOFF_SECONDS = 300.0
-IDLE_CHECK_SECONDS = 30  # how often the IDLE wait wakes to notice a stop request
+IDLE_CHECK_SECONDS = 1  # how often the IDLE wait wakes to notice a stop request
 
 
 @dataclass(frozen=True)

@@ -24,16 +24,22 @@ StoreFunction = Callable[[bytes, datetime], IngestResult]
 
 
 class IngressHandler:
-    def __init__(self, store: StoreFunction, on_stored: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        store: StoreFunction,
+        on_stored: Callable[[], None],
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
         self.store = store
         self.on_stored = on_stored
+        self.clock = clock  # the receipt time is the post's arrival (rule 3 B)
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         raw: bytes = envelope.original_content or b""
         problem = _defect(raw)
         if problem:
             return f"550 5.6.0 {problem}"
-        received_at = datetime.now(UTC)
+        received_at = self.clock()
         try:
             result = await asyncio.get_running_loop().run_in_executor(
                 None, self.store, raw, received_at

@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from email.message import EmailMessage
-from email.policy import SMTP
+from email.policy import SMTP, default
 from email.utils import format_datetime
 from typing import TYPE_CHECKING, Any
 
@@ -155,7 +155,7 @@ def _outbox_row(
         in_reply_to_pk=reply_to_pk,
         kind=kind,
         recipients=list(recipients),
-        raw=mail.as_bytes(),
+        raw=mail.as_bytes(policy=default),  # LF; transports add CRLF for SMTP
         status="pending",
         attempts=0,
         created_at=now,

@@ -95,3 +95,66 @@ REJECTED_MOVES = 4
 FINAL_ALICE = frozenset({"E5", "A2", "B1", "E4", "E6", "D3", "D7", "C3", "C7", "H8"})
 FINAL_BOB = frozenset({"D5", "D4", "D6", "C4", "C6", "B5", "H2", "G2", "G3"})
 FINAL_SCORES = {"Alice": 1, "Bob": -1}  # Bob's A1 was captured by Alice (1639 D)
+
+# After the last post, long enough for every nweek of the game to end.
+GAME_END = SCRIPT[-1].at + timedelta(days=12)
+
+# Rule 1639 H, drawn by hand from the moves of bot/testing/go_game.py:
+# Alice's mark is "a" (A is a column letter), Bob's "b"; Alice captured
+# Bob's A1 with B1, so she has 1 Go Point and Bob -1.
+EXPECTED_BOARD = """\
+   A B C D E F G H I
+ .-------------------.
+9| . . . . . . . . . |9
+8| . . . . . . . a . |8
+7| . . a a . . . . . |7
+6| . . b b a . . . . |6
+5| . b . b a . . . . |5
+4| . . b b a . . . . |4
+3| . . a a . . b . . |3
+2| a . . . . . b b . |2
+1| . a . . . . . . . |1
+ '-------------------'
+   A B C D E F G H I
+[a] Alice 1 points Allies: none
+[b] Bob -1 points Allies: none
+"""
+
+APPLIED_PLACE = ("go.place", "applied", "1639 C")
+# (post number, action, ruling, rule) for every action of the script, in order.
+EXPECTED_RULINGS = [
+    (1, *APPLIED_PLACE),
+    (1, "dice.roll", "applied", "9"),
+    (2, *APPLIED_PLACE),
+    (3, "go.place", "rejected", "1639 C"),
+    (4, *APPLIED_PLACE),
+    (5, *APPLIED_PLACE),
+    (6, *APPLIED_PLACE),
+    (7, "go.place", "rejected", "1639 D"),
+    (8, *APPLIED_PLACE),
+    (9, *APPLIED_PLACE),
+    (10, "go.place", "rejected", "1639 C"),
+    (11, *APPLIED_PLACE),
+    (12, *APPLIED_PLACE),
+    (13, *APPLIED_PLACE),
+    (14, *APPLIED_PLACE),
+    (15, "go.place", "rejected", "1639 A"),
+    (16, *APPLIED_PLACE),
+    (17, *APPLIED_PLACE),
+    (18, *APPLIED_PLACE),
+    (19, *APPLIED_PLACE),
+    (20, "go.pass", "applied", "1639 C"),
+    (21, *APPLIED_PLACE),
+    (22, *APPLIED_PLACE),
+    (23, *APPLIED_PLACE),
+    (24, *APPLIED_PLACE),
+    (25, "go.pass", "applied", "1639 C"),
+    (26, *APPLIED_PLACE),
+]
+
+
+def expected_log() -> list[tuple[str, str, str, str]]:
+    return [
+        (SCRIPT[number - 1].message_id, action, ruling, rule)
+        for number, action, ruling, rule in EXPECTED_RULINGS
+    ]

@@ -98,9 +98,7 @@ def has_liberty(board: Board, dragon: Dragon, neighbours: Neighbours) -> bool:
 
 def liberties_of(board: Board, dragon: Dragon, neighbours: Neighbours) -> frozenset[Point]:
     """The Liberties of ``dragon``: empty points adjacent to it, interior ones too."""
-    return frozenset(
-        other for point in dragon for other in neighbours[point] if board[other] == 0
-    )
+    return frozenset(other for point in dragon for other in neighbours[point] if board[other] == 0)
 
 
 def adjacent_stones(board: Board, dragon: Dragon, neighbours: Neighbours) -> frozenset[Point]:

@@ -75,9 +75,7 @@ class GoState:
     move_number: int = 0
     history: History = field(default_factory=dict, hash=False)
 
-    player_codes: Mapping[PlayerId, int] = field(
-        init=False, repr=False, compare=False, hash=False
-    )
+    player_codes: Mapping[PlayerId, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         # Board code (1 + index) of every known player; needed on nearly every
@@ -93,9 +91,7 @@ class GoState:
     @property
     def stones(self) -> dict[Point, PlayerId]:
         """Every stone on the board, point -> owner."""
-        return {
-            point: self.players[code - 1].name for point, code in enumerate(self.board) if code
-        }
+        return {point: self.players[code - 1].name for point, code in enumerate(self.board) if code}
 
     @property
     def last_mover(self) -> PlayerId | None:

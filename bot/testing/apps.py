@@ -1,0 +1,109 @@
+"""Building a configured bot for tests, and reading what it did."""
+
+from __future__ import annotations
+
+import mailbox
+from dataclasses import replace
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from bot.app import App, build_app
+from bot.config import (
+    BotSettings,
+    DatabaseSettings,
+    NtimeSettings,
+    OutboundSettings,
+    PlayerEntry,
+    Settings,
+    SmtpIngressSettings,
+)
+from bot.engine.views import game_view
+from bot.store.models import ActionRecord, Message
+from bot.testing import go_game
+
+TEST_SECRET = "74657374207365637265742c206e6f7420666f722072656c20757365210a0a0a"
+
+
+def game_settings(folder: Path, database_url: str = "", **sections: Any) -> Settings:
+    """Settings for the scripted Alice-and-Bob game, with sections replaced as given."""
+    settings = Settings(
+        bot=BotSettings(
+            address=go_game.BOT_ADDRESS,
+            list_address=go_game.LIST_ADDRESS,
+            data_dir=str(folder),
+            master_secret=TEST_SECRET,
+        ),
+        database=DatabaseSettings(url=database_url),
+        smtp_ingress=SmtpIngressSettings(enabled=False),
+        outbound=OutboundSettings(maildir=str(folder / "outbox")),
+        ntime=NtimeSettings(epoch=go_game.EPOCH.isoformat()),
+        players=(
+            PlayerEntry(*go_game.ALICE[:1], (go_game.ALICE[1],)),
+            PlayerEntry(*go_game.BOB[:1], (go_game.BOB[1],)),
+        ),
+    )
+    return replace(settings, **sections)
+
+
+def make_app(folder: Path, database_url: str = "", **sections: Any) -> App:
+    return build_app(game_settings(folder, database_url, **sections))
+
+
+def go_state(app: App) -> dict[str, Any]:
+    with app.session_factory() as session:
+        data: dict[str, Any] = game_view(session, app.services, "go").data
+        return data
+
+
+def board_text(app: App) -> str:
+    with app.session_factory() as session:
+        return game_view(session, app.services, "go").text
+
+
+def action_log(app: App) -> list[tuple[str, str, str, str]]:
+    """(Message-ID, action, ruling, rule) for every recorded action, in order."""
+    with app.session_factory() as session:
+        rows = session.execute(
+            select(Message.message_id, ActionRecord.action, ActionRecord.ruling, ActionRecord.rule)
+            .join(Message, Message.id == ActionRecord.message_pk)
+            .order_by(ActionRecord.id)
+        ).all()
+        return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
+def message_statuses(app: App) -> dict[str, str]:
+    with app.session_factory() as session:
+        return dict(session.execute(select(Message.message_id, Message.status)).all())  # type: ignore[arg-type]
+
+
+def write_mbox(path: Path, posts: list[tuple[bytes, str]]) -> None:
+    """An mbox archive of (raw, From_ line) pairs, in the order given."""
+    box = mailbox.mbox(str(path), create=True)
+    try:
+        for raw, from_line in posts:
+            message = mailbox.mboxMessage(raw)
+            message.set_from(from_line.removeprefix("From "))
+            box.add(message)
+        box.flush()
+    finally:
+        box.close()
+
+
+def maildir_mails(path: Path) -> list[EmailMessage]:
+    box = mailbox.Maildir(str(path), factory=None, create=False)
+    mails = []
+    for key in sorted(box.iterkeys()):
+        parsed = message_from_bytes(box.get_bytes(key), policy=default)
+        assert isinstance(parsed, EmailMessage)
+        mails.append(parsed)
+    return mails
+
+
+def body_of(mail: EmailMessage) -> str:
+    part = mail.get_body(preferencelist=("plain",))
+    return str(part.get_content()) if part is not None else ""
