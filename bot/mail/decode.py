@@ -1,0 +1,383 @@
+"""Raw list posts (bytes) to a ``DecodedMessage``; never raises.
+
+Parsing uses the stdlib ``email`` package with ``policy.default``.  Every
+problem met on the way (unknown charsets, 8-bit headers, broken MIME, a body
+over the size cap, a parser crash) becomes a human-readable entry in
+``DecodedMessage.defects`` instead of an exception, because a post that
+cannot be read must still be answered, not lost.
+
+Size caps, chosen so a hostile or accidental huge post costs bounded work:
+
+* ``MAX_RAW_BYTES`` (32 MiB): bytes beyond it are not parsed.
+* ``MAX_HTML_CHARS`` (2,000,000): HTML beyond it is not converted, because
+  html2text is pure Python and slow on megabytes of markup.
+* ``MAX_BODY_CHARS`` (1,000,000): the text handed on is cut there.  No game
+  action needs more than a megabyte of text.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from email import policy
+from email.message import EmailMessage, Message
+from email.parser import BytesHeaderParser, BytesParser
+from email.utils import collapse_rfc2231_value
+from typing import Literal
+
+from bot.mail.charsets import DecodedText, decode_bytes
+from bot.mail.flowed import unflow
+from bot.mail.headers import (
+    Mailbox,
+    comment_display_name,
+    header_text,
+    message_ids,
+    parse_date,
+    parse_mailboxes,
+    unfold,
+)
+from bot.mail.html import convert_html, html_to_text
+
+__all__ = [
+    "MAX_BODY_CHARS",
+    "MAX_HTML_CHARS",
+    "MAX_RAW_BYTES",
+    "DecodedMessage",
+    "decode_message",
+    "html_to_text",
+    "topmost_received_time",
+]
+
+MAX_RAW_BYTES = 32 * 1024 * 1024
+MAX_HTML_CHARS = 2_000_000
+MAX_BODY_CHARS = 1_000_000
+# Deeper MIME nesting than this is not searched for a body (hostile input).
+MAX_MIME_DEPTH = 32
+# Defects past this many are summarised, so a torture test stays readable.
+MAX_DEFECTS = 50
+MAX_DEFECT_DETAIL = 120
+
+BodySource = Literal["plain", "html", "none"]
+
+
+@dataclass(frozen=True)
+class DecodedMessage:
+    """What the referee needs from one raw post."""
+
+    message_id: str | None
+    subject: str
+    from_address: str | None
+    from_name: str
+    reply_to: tuple[str, ...]
+    to: tuple[str, ...]
+    cc: tuple[str, ...]
+    date: datetime | None
+    in_reply_to: str | None
+    references: tuple[str, ...]
+    headers: Mapping[str, tuple[str, ...]]
+    body_text: str
+    body_source: BodySource
+    defects: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Body:
+    text: str
+    source: BodySource
+    defects: tuple[str, ...] = ()
+
+
+def decode_message(raw: bytes) -> DecodedMessage:
+    """Decode one raw message; all problems are reported in ``defects``."""
+    try:
+        return _decode(raw)
+    except Exception as error:  # the boundary: a decoder bug must not lose the post
+        problem = f"{type(error).__name__}: {error}"
+    # The stdlib parser recurses once per nested message/rfc822 and overflows
+    # on hostile nesting; the headers alone still say who posted and when.
+    body_defect = f"message body unreadable ({problem}); only the headers were read"
+    try:
+        return _decode(raw, headers_only=True, first_defect=body_defect)
+    except Exception as error:  # same boundary, for the headers
+        return _empty_message((f"decoder failure {type(error).__name__}: {error}",))
+
+
+def _decode(raw: bytes, *, headers_only: bool = False, first_defect: str = "") -> DecodedMessage:
+    defects: list[str] = [first_defect] if first_defect else []
+    if len(raw) > MAX_RAW_BYTES:
+        defects.append(f"message of {len(raw)} bytes cut to {MAX_RAW_BYTES} before parsing")
+        raw = raw[:MAX_RAW_BYTES]
+    parser = BytesHeaderParser if headers_only else BytesParser
+    message = parser(policy=policy.default).parsebytes(raw)
+    headers = _header_map(message, defects)
+    body = _Body("", "none") if headers_only else _body(message)
+    defects.extend(body.defects)
+    defects.extend(_parser_defects(message))
+    return _assemble(message, headers, body, defects)
+
+
+def _assemble(
+    message: Message, headers: Mapping[str, tuple[str, ...]], body: _Body, defects: list[str]
+) -> DecodedMessage:
+    senders = _mailboxes(message, "from", defects)
+    sender = senders[0] if senders else None
+    return DecodedMessage(
+        message_id=_first_id(headers, "message-id"),
+        subject=" ".join(_first(headers, "subject").split()),
+        from_address=sender.address if sender else None,
+        from_name=_from_name(message, sender),
+        reply_to=_addresses(message, "reply-to", defects),
+        to=_addresses(message, "to", defects),
+        cc=_addresses(message, "cc", defects),
+        date=parse_date(_first(headers, "date")),
+        in_reply_to=_first_id(headers, "in-reply-to"),
+        references=message_ids(" ".join(headers.get("references", ()))),
+        headers=headers,
+        body_text=body.text,
+        body_source=body.source,
+        defects=_summarised(defects),
+    )
+
+
+def _empty_message(defects: tuple[str, ...]) -> DecodedMessage:
+    return DecodedMessage(
+        message_id=None,
+        subject="",
+        from_address=None,
+        from_name="",
+        reply_to=(),
+        to=(),
+        cc=(),
+        date=None,
+        in_reply_to=None,
+        references=(),
+        headers=types.MappingProxyType({}),
+        body_text="",
+        body_source="none",
+        defects=defects,
+    )
+
+
+# --- headers -----------------------------------------------------------------
+
+
+def _header_map(message: Message, defects: list[str]) -> Mapping[str, tuple[str, ...]]:
+    values: dict[str, list[str]] = {}
+    for name, raw_value in message.raw_items():
+        decoded = header_text(name, str(raw_value))
+        defects.extend(decoded.defects)
+        values.setdefault(name.strip().lower(), []).append(decoded.text)
+    return types.MappingProxyType({name: tuple(found) for name, found in values.items()})
+
+
+def _first(headers: Mapping[str, tuple[str, ...]], name: str) -> str:
+    found = headers.get(name, ())
+    return found[0] if found else ""
+
+
+def _first_id(headers: Mapping[str, tuple[str, ...]], name: str) -> str | None:
+    ids = message_ids(_first(headers, name))
+    return ids[0] if ids else None
+
+
+def _raw_values(message: Message, name: str) -> list[str]:
+    return [str(value) for key, value in message.raw_items() if key.strip().lower() == name]
+
+
+def _mailboxes(message: Message, name: str, defects: list[str]) -> tuple[Mailbox, ...]:
+    mailboxes: list[Mailbox] = []
+    for raw_value in _raw_values(message, name):
+        found, problems = parse_mailboxes(name, raw_value)
+        mailboxes.extend(found)
+        defects.extend(problems)
+    return tuple(mailboxes)
+
+
+def _addresses(message: Message, name: str, defects: list[str]) -> tuple[str, ...]:
+    return tuple(mailbox.address for mailbox in _mailboxes(message, name, defects))
+
+
+def _from_name(message: Message, sender: Mailbox | None) -> str:
+    if sender is None:
+        return ""
+    if sender.display_name:
+        return sender.display_name
+    raw = _raw_values(message, "from")
+    return comment_display_name(raw[0]) if raw else ""
+
+
+def _parser_defects(message: Message) -> Iterator[str]:
+    for part in _walk(message, include_enclosed=True):
+        for defect in part.defects:
+            detail = " ".join(str(defect).split())[:MAX_DEFECT_DETAIL]
+            yield f"MIME: {type(defect).__name__}: {detail}".rstrip(": ")
+
+
+def _summarised(defects: list[str]) -> tuple[str, ...]:
+    unique = list(dict.fromkeys(defects))
+    if len(unique) <= MAX_DEFECTS:
+        return tuple(unique)
+    hidden = len(unique) - MAX_DEFECTS
+    return (*unique[:MAX_DEFECTS], f"... and {hidden} more defects")
+
+
+# --- body ----------------------------------------------------------------------
+
+
+def _walk(message: Message, *, include_enclosed: bool) -> Iterator[Message]:
+    """Every part, depth first in display order, down to MAX_MIME_DEPTH."""
+    stack: list[tuple[Message, int]] = [(message, 0)]
+    while stack:
+        part, depth = stack.pop()
+        yield part
+        if depth >= MAX_MIME_DEPTH:
+            continue
+        if part.get_content_maintype() == "message" and not include_enclosed:
+            continue
+        stack.extend((child, depth + 1) for child in reversed(_children(part)))
+
+
+def _children(part: Message) -> list[Message]:
+    payload = part.get_payload()
+    if not isinstance(payload, list):
+        return []
+    return [child for child in payload if isinstance(child, Message)]
+
+
+def _body(message: Message) -> _Body:
+    """The body: see ``_body_part`` for which part; then decoded and capped."""
+    part = _body_part(message, include_enclosed=False)
+    if part is None:
+        # A list that wraps posts for DMARC carries the post as message/rfc822.
+        part = _body_part(message, include_enclosed=True)
+    if part is None:
+        return _unsplit_multipart_body(message)
+    if part.get_content_subtype() == "html":
+        return _html_body(part)
+    return _plain_body(part)
+
+
+def _unsplit_multipart_body(message: Message) -> _Body:
+    """The raw text of a multipart message whose boundary never occurs.
+
+    Mail readers show such a body as text, and so does the referee: the
+    author's words are in it.  Anything else without a text part has no body.
+    """
+    payload = message.get_payload()
+    if message.get_content_maintype() != "multipart" or not isinstance(payload, str):
+        return _Body("", "none")
+    data = payload.encode("utf-8", errors="surrogateescape")
+    decoded = decode_bytes(data, message.get_content_charset(), where="multipart body")
+    text, cap_defects = _capped(decoded.text, MAX_BODY_CHARS, "text body")
+    defect = "multipart body without any part; its raw text used as the body"
+    return _Body(text, "plain", (defect, *decoded.defects, *cap_defects))
+
+
+def _body_part(message: Message, *, include_enclosed: bool) -> Message | None:
+    """The first text part a reader would see, text/plain preferred.
+
+    Within a multipart/alternative the text/plain alternative wins over the
+    HTML one.  Elsewhere the first inline text part in display order is the
+    body: in particular a later text/plain part of a multipart/mixed (such as
+    the footer Mailman appends to an HTML post) is not taken for the body.
+    """
+    for part in _walk(message, include_enclosed=include_enclosed):
+        if _is_attachment(part) or part.get_content_maintype() != "text":
+            continue
+        if part.get_content_subtype() == "plain":
+            return part
+        if part.get_content_subtype() == "html":
+            return _plain_alternative(message, part) or part
+    return None
+
+
+def _plain_alternative(message: Message, html_part: Message) -> Message | None:
+    for part in _walk(message, include_enclosed=True):
+        if part.get_content_type() != "multipart/alternative":
+            continue
+        if any(child is html_part for child in _walk(part, include_enclosed=False)):
+            plain = [child for child in _children(part) if _is_inline_plain(child)]
+            return plain[0] if plain else None
+    return None
+
+
+def _is_inline_plain(part: Message) -> bool:
+    return part.get_content_type() == "text/plain" and not _is_attachment(part)
+
+
+def _is_attachment(part: Message) -> bool:
+    if isinstance(part, EmailMessage):
+        return part.is_attachment()
+    return part.get_content_disposition() == "attachment"
+
+
+def _payload_text(part: Message) -> DecodedText:
+    where = f"{part.get_content_type()} part"
+    data = part.get_payload(decode=True)
+    if not isinstance(data, bytes):
+        return DecodedText("")
+    return decode_bytes(data, part.get_content_charset(), where=where)
+
+
+def _plain_body(part: Message) -> _Body:
+    decoded = _payload_text(part)
+    text = decoded.text
+    if _parameter(part, "format") == "flowed":
+        text = unflow(text, delete_space=_parameter(part, "delsp") == "yes")
+    text, cap_defects = _capped(text, MAX_BODY_CHARS, "text body")
+    return _Body(text, "plain", (*decoded.defects, *cap_defects))
+
+
+def _html_body(part: Message) -> _Body:
+    decoded = _payload_text(part)
+    markup, html_cap = _capped(decoded.text, MAX_HTML_CHARS, "HTML body")
+    converted = convert_html(markup)
+    text, text_cap = _capped(converted.text, MAX_BODY_CHARS, "text of the HTML body")
+    return _Body(text, "html", (*decoded.defects, *html_cap, *converted.defects, *text_cap))
+
+
+def _parameter(part: Message, name: str) -> str:
+    value = part.get_param(name)
+    if value is None:
+        return ""
+    return str(collapse_rfc2231_value(value)).strip().lower()
+
+
+def _capped(text: str, limit: int, what: str) -> tuple[str, tuple[str, ...]]:
+    if len(text) <= limit:
+        return text, ()
+    return text[:limit], (f"{what} of {len(text)} characters cut to {limit}",)
+
+
+# --- Received --------------------------------------------------------------------
+
+
+def topmost_received_time(raw_or_headers: bytes | Mapping[str, Sequence[str]]) -> datetime | None:
+    """When the nearest relay received the message, as aware UTC; else None.
+
+    Takes raw message bytes or a header mapping such as
+    ``DecodedMessage.headers``.  The date is what follows the last ``;`` of the
+    first (topmost) Received header, RFC 5321 section 4.4.
+    """
+    try:
+        received = _topmost_received(raw_or_headers)
+    except Exception:  # same boundary as decode_message: never raise on input
+        return None
+    if received is None or ";" not in received:
+        return None
+    return parse_date(received.rsplit(";", 1)[1])
+
+
+def _topmost_received(raw_or_headers: bytes | Mapping[str, Sequence[str]]) -> str | None:
+    if isinstance(raw_or_headers, bytes):
+        # Only the header section matters; a megabyte is far more than any.
+        head = raw_or_headers[:1_000_000]
+        headers = BytesHeaderParser(policy=policy.compat32).parsebytes(head)
+        found = headers.get_all("received")
+        return unfold(str(found[0])) if found else None
+    for name, values in raw_or_headers.items():
+        if name.lower() == "received" and values:
+            return unfold(values[0])
+    return None
