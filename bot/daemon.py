@@ -76,7 +76,9 @@ class Daemon:
             self.work_ready.clear()
             if self.stop.is_set():
                 break
-            report = process_queue(self.app.session_factory, self.app.services)
+            report = process_queue(
+                self.app.session_factory, self.app.services, progress=self.mail_ready.set
+            )
             advance_to(self.app, self.clock() - SCHEDULER_LAG)
             if report.processed or report.shunted:
                 log.info("judged %d post(s), shunted %d", report.processed, report.shunted)
