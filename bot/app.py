@@ -43,6 +43,7 @@ def build_services(settings: Settings) -> Services:
         pipeline_settings=PipelineSettings(
             bot_addresses=frozenset({settings.bot.address.lower()}),
             list_addresses=frozenset({settings.bot.list_address.lower()}),
+            required_list_id=settings.bot.list_id.strip().strip("<>").lower(),
         ),
         master_secret=master_secret(settings),
         templates=make_environment(),

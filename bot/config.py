@@ -33,6 +33,9 @@ class BotSettings:
     data_dir: str = "var"
     master_secret: str = ""  # hex; generated into data_dir/master-secret when empty
     accept_registrations: bool = True  # rule 14 registration posts
+    # When set, only posts that came through the list (List-Id naming it) are
+    # acted on: the list, not the bot, checks that the sender is a member.
+    list_id: str = ""
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,16 @@ class GameClock:
             is_on=reading.clock_on,
         )
 
+    def effective_time(self, instant: datetime) -> datetime | None:
+        """When an action posted at ``instant`` takes effect (rule 3 B).
+
+        While the Clock is Off, players' actions are not implemented until
+        it is turned back On; None while it is still Off.
+        """
+        if ntime.is_on(self.config, instant):
+            return instant
+        return ntime.next_on_instant(self.config, instant)
+
     def checkpoints_between(self, after: datetime, until: datetime) -> tuple[ntime.Checkpoint, ...]:
         return ntime.checkpoints_between(self.config, after, until)
 

@@ -32,6 +32,7 @@ class PostOutcome:
     actors: tuple[int | None, ...]  # the player id each ruling's action was taken as
     not_understood: tuple[NotUnderstood, ...]
     boards: tuple[Board, ...]
+    effective_at: datetime  # when the actions took effect (rule 3 B)
 
 
 def process_message(session: Session, message: Message, services: Services) -> None:
@@ -45,7 +46,13 @@ def process_message(session: Session, message: Message, services: Services) -> N
     if not context.parsed.actions and not context.parsed.not_understood:
         _finish(message, "processed", "no actions")
         return
-    outcome = judge_post(session, message, context, services)
+    effective_at = services.clock.effective_time(message.received_at)
+    if effective_at is None:
+        # Rule 3 B: while the Clock is Off, actions are implemented only when
+        # it is turned back On; the worker releases the post then.
+        _finish(message, "held", "posted while the Clock is Off (rule 3 B)")
+        return
+    outcome = judge_post(session, message, context, services, effective_at)
     _record_rulings(session, message, outcome, services)
     reply = compose_ruling_reply(message, context, outcome, services)
     session.add(reply)
@@ -53,14 +60,18 @@ def process_message(session: Session, message: Message, services: Services) -> N
 
 
 def judge_post(
-    session: Session, message: Message, context: PostContext, services: Services
+    session: Session,
+    message: Message,
+    context: PostContext,
+    services: Services,
+    effective_at: datetime,
 ) -> PostOutcome:
     assert context.parsed is not None and context.author is not None
     player = player_for_address(session, context.author)
-    clock = services.clock.reading(message.received_at)
+    clock = services.clock.reading(effective_at)
     base_turn = Turn(
         message_id=message.message_id,
-        occurred_at=message.received_at,
+        occurred_at=effective_at,
         ntime_label=clock.label,
         nweek=clock.nweek,
         checking_period=clock.checking_period,
@@ -82,7 +93,9 @@ def judge_post(
     for adapter in adapters.values():
         adapter.save()
         boards.extend(adapter.changed_boards())
-    return PostOutcome(tuple(rulings), tuple(actors), context.parsed.not_understood, tuple(boards))
+    return PostOutcome(
+        tuple(rulings), tuple(actors), context.parsed.not_understood, tuple(boards), effective_at
+    )
 
 
 def _expanded(actions: tuple[ParsedAction, ...]) -> Iterator[ParsedAction]:
@@ -133,7 +146,7 @@ def _record_headers(message: Message, context: PostContext) -> None:
 def _record_rulings(
     session: Session, message: Message, outcome: PostOutcome, services: Services
 ) -> None:
-    label = services.clock.reading(message.received_at).label
+    label = services.clock.reading(outcome.effective_at).label
     for ruling, actor in zip(outcome.rulings, outcome.actors, strict=True):
         session.add(
             ActionRecord(
@@ -149,7 +162,7 @@ def _record_rulings(
                 rule=ruling.rule,
                 draws=[dict(draw) for draw in ruling.draws],
                 ntime=label,
-                occurred_at=message.received_at,
+                occurred_at=outcome.effective_at,
             )
         )
 

@@ -37,6 +37,7 @@ def process_queue(
     progress: Callable[[], object] | None = None,
 ) -> QueueReport:
     """Process queued messages oldest arrival first until none is left (or ``limit``)."""
+    release_held(session_factory, services)
     processed = shunted = 0
     while limit is None or processed + shunted < limit:
         outcome = process_next(session_factory, services)
@@ -69,6 +70,16 @@ def process_next(session_factory: sessionmaker[Session], services: Services) -> 
         log.error("message %s shunted:\n%s", message_pk, error)
         shunt(session_factory, message_pk, error)
         return False
+
+
+def release_held(session_factory: sessionmaker[Session], services: Services) -> int:
+    """Queue again the posts held while the Clock was Off, once it is On (rule 3 B)."""
+    with session_factory.begin() as session:
+        held = session.scalars(select(Message).where(Message.status == "held")).all()
+        released = [m for m in held if services.clock.effective_time(m.received_at) is not None]
+        for message in released:
+            message.status, message.status_reason = "queued", "the Clock is On again"
+        return len(released)
 
 
 def _next_queued(session: Session) -> Message | None:

@@ -38,11 +38,11 @@ def compose_ruling_reply(
         body,
         "ruling",
         _derived_id("ruling", message.message_id, services),
-        message.received_at,
+        outcome.effective_at,
     )
     mail["In-Reply-To"] = f"<{message.message_id}>"
     mail["References"] = _references(context, message.message_id)
-    return _outbox_row(mail, "ruling", recipients, message.received_at, message.id)
+    return _outbox_row(mail, "ruling", recipients, message.id)
 
 
 def compose_report(
@@ -60,7 +60,7 @@ def compose_report(
     )
     recipients = [services.settings.bot.list_address]
     mail = _mail(services, subject, recipients, body, kind, _derived_id(kind, key, services), at)
-    return _outbox_row(mail, kind, recipients, at, None)
+    return _outbox_row(mail, kind, recipients, None)
 
 
 def _ruling_variables(
@@ -72,8 +72,8 @@ def _ruling_variables(
     return {
         "author": _author_label(context),
         "subject": message.subject or "(no subject)",
-        "received_label": services.clock.reading(message.received_at).label,
-        "received_utc": message.received_at.strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "received_label": services.clock.reading(outcome.effective_at).label,
+        "received_utc": outcome.effective_at.strftime("%Y-%m-%d %H:%M:%S UTC"),
         "applied": by_outcome[Outcome.APPLIED],
         "rejected": by_outcome[Outcome.REJECTED],
         "not_taken": by_outcome[Outcome.NOT_TAKEN],
@@ -147,7 +147,7 @@ def _mail(
 
 
 def _outbox_row(
-    mail: EmailMessage, kind: str, recipients: Sequence[str], at: datetime, reply_to_pk: int | None
+    mail: EmailMessage, kind: str, recipients: Sequence[str], reply_to_pk: int | None
 ) -> OutboxMessage:
     now = datetime.now(UTC)
     return OutboxMessage(

@@ -76,10 +76,11 @@ def _deliver_one(
         row = session.get(OutboxMessage, row_id)
         assert row is not None
         raw, recipients, attempts = row.raw, list(row.recipients), row.attempts
+        message_id = row.message_id
     if not claimed:
         return "skipped"
     try:
-        transport.send(raw, sender, recipients)
+        transport.send(raw, sender, recipients, message_id)
     except (OSError, smtplib.SMTPException) as error:
         return _record_failure(session_factory, row_id, attempts, max_attempts, error)
     with session_factory.begin() as session:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import mailbox
+import os
+import re
 import smtplib
 import ssl
 from collections.abc import Sequence
@@ -13,19 +16,35 @@ from bot.config import OutboundSettings
 
 
 class Transport(Protocol):
-    def send(self, raw: bytes, sender: str, recipients: Sequence[str]) -> None:
+    def send(self, raw: bytes, sender: str, recipients: Sequence[str], message_id: str) -> None:
         """Deliver one message; raises OSError or smtplib.SMTPException on failure."""
         ...
 
 
 class MaildirTransport:
-    """Writes each mail into a Maildir (``new/``), for local or test use."""
+    """Writes each mail into a Maildir (``new/``), for local or test use.
+
+    The file is named after the mail's Message-ID, so delivering the same
+    outbox row again (after a crash between delivery and the ``sent`` mark)
+    finds it already there and writes nothing: exactly once.
+    """
 
     def __init__(self, path: Path) -> None:
-        self.maildir = mailbox.Maildir(str(path), create=True)
+        self.path = path
+        mailbox.Maildir(str(path), create=True)  # creates tmp/, new/, cur/
 
-    def send(self, raw: bytes, sender: str, recipients: Sequence[str]) -> None:
-        self.maildir.add(raw)
+    def send(self, raw: bytes, sender: str, recipients: Sequence[str], message_id: str) -> None:
+        name = _file_name(message_id)
+        if any((self.path / folder / name).exists() for folder in ("new", "cur")) or any(
+            (self.path / "cur").glob(f"{name}:*")
+        ):
+            return
+        temporary = self.path / "tmp" / name
+        with open(temporary, "wb") as handle:
+            handle.write(raw)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, self.path / "new" / name)
 
 
 class SmtpTransport:
@@ -35,7 +54,7 @@ class SmtpTransport:
         self.settings = settings
         self.timeout = timeout
 
-    def send(self, raw: bytes, sender: str, recipients: Sequence[str]) -> None:
+    def send(self, raw: bytes, sender: str, recipients: Sequence[str], message_id: str) -> None:
         with self._connect() as client:
             if self.settings.username:
                 client.login(self.settings.username, self.settings.password)
@@ -51,6 +70,12 @@ class SmtpTransport:
         if self.settings.security == "starttls":
             client.starttls(context=ssl.create_default_context())
         return client
+
+
+def _file_name(message_id: str) -> str:
+    # Maildir names must not contain "/" or ":" (the flag separator).
+    safe = re.sub(r"[^A-Za-z0-9._@=+-]", "_", message_id)
+    return f"{safe[:200]}.{hashlib.sha256(message_id.encode()).hexdigest()[:12]}"
 
 
 def _crlf(raw: bytes) -> bytes:

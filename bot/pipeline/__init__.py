@@ -12,6 +12,7 @@ from bot.pipeline.author import find_author
 from bot.pipeline.context import PipelineSettings, PostContext
 from bot.pipeline.decode import decode
 from bot.pipeline.loop_guard import guard_loops
+from bot.pipeline.origin import check_origin
 from bot.pipeline.parse import parse_actions
 from bot.pipeline.visible import extract_visible_text
 
@@ -20,6 +21,7 @@ Stage = Callable[[PostContext], None]
 STAGES: tuple[Stage, ...] = (
     decode,
     guard_loops,
+    check_origin,
     find_author,
     extract_visible_text,
     parse_actions,

@@ -16,6 +16,7 @@ class PipelineSettings:
 
     bot_addresses: frozenset[str]
     list_addresses: frozenset[str]
+    required_list_id: str = ""  # empty: posts need not carry a List-Id
 
 
 @dataclass

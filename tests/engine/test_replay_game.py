@@ -13,10 +13,10 @@ from bot.testing.apps import (
     action_log,
     board_text,
     body_of,
-    game_settings,
     go_state,
     maildir_mails,
     make_app,
+    write_config,
 )
 from bot.testing.go_game import EXPECTED_BOARD, GAME_END, expected_log
 
@@ -60,22 +60,6 @@ def test_replaying_the_same_archive_twice_changes_nothing(tmp_path: Path, game_m
     again = replay_archive(app, game_mbox, MaildirTransport(tmp_path / "out"), until=GAME_END)
     assert (again.stored, again.duplicates, again.queue.processed) == (0, 26, 0)
     assert len(action_log(app)) == len(expected_log())
-
-
-def write_config(folder: Path) -> Path:
-    settings = game_settings(folder)
-    players = "\n".join(
-        f'[[players]]\nname = "{p.name}"\naddresses = ["{p.addresses[0]}"]\n'
-        for p in settings.players
-    )
-    config = folder / "nomicbot.toml"
-    folder.mkdir(parents=True, exist_ok=True)
-    config.write_text(
-        f'[bot]\naddress = "{settings.bot.address}"\nlist_address = "{settings.bot.list_address}"\n'
-        f'data_dir = "{folder}"\nmaster_secret = "{settings.bot.master_secret}"\n'
-        f'[smtp_ingress]\nenabled = false\n[ntime]\nepoch = "{settings.ntime.epoch}"\n\n' + players
-    )
-    return config
 
 
 def nomicbot(*arguments: str) -> str:

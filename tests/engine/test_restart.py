@@ -25,7 +25,6 @@ from bot.testing.dovecot import ImapAccount
 from bot.testing.go_game import EXPECTED_BOARD, expected_log
 from bot.testing.support import wait_until
 
-
 CHATTER = 300
 
 

@@ -1,0 +1,32 @@
+"""Stage: refuse posts whose origin cannot be trusted (forged senders).
+
+Two checks, both about headers that the game's own mail servers add:
+
+* With ``list_id`` configured, a post must carry that List-Id: only the
+  list, which knows its members, vouches for the sender.
+* The topmost Authentication-Results header (the one the receiving server
+  wrote; lower ones could have been written by anybody) must not report a
+  DMARC failure for the From domain.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.pipeline.context import PostContext
+
+DMARC_FAIL = re.compile(r"\bdmarc\s*=\s*fail\b", re.IGNORECASE)
+
+
+def check_origin(context: PostContext) -> None:
+    assert context.decoded is not None, "decode runs before check_origin"
+    headers = context.decoded.headers
+    wanted = context.settings.required_list_id
+    if wanted:
+        list_ids = " ".join(headers.get("list-id", ())).lower()
+        if f"<{wanted}>" not in list_ids and wanted not in list_ids.split():
+            context.stop(f"not delivered through the game's list (no List-Id <{wanted}>)")
+            return
+    results = headers.get("authentication-results", ())
+    if results and DMARC_FAIL.search(results[0]):
+        context.stop("the sender's domain failed DMARC: the From address may be forged")
