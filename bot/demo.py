@@ -131,7 +131,7 @@ class _CollectingTransport:
     def __init__(self) -> None:
         self.mails: list[bytes] = []
 
-    def send(self, raw: bytes, sender: str, recipients: Sequence[str]) -> None:
+    def send(self, raw: bytes, sender: str, recipients: Sequence[str], message_id: str) -> None:
         self.mails.append(raw)
 
     def take(self) -> list[bytes]:

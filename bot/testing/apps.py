@@ -107,3 +107,23 @@ def maildir_mails(path: Path) -> list[EmailMessage]:
 def body_of(mail: EmailMessage) -> str:
     part = mail.get_body(preferencelist=("plain",))
     return str(part.get_content()) if part is not None else ""
+
+
+def write_config(folder: Path, extra: str = "") -> Path:
+    """A TOML file for the scripted game's settings, plus ``extra`` TOML text."""
+    settings = game_settings(folder)
+    players = "\n".join(
+        f'[[players]]\nname = "{p.name}"\naddresses = ["{p.addresses[0]}"]\n'
+        for p in settings.players
+    )
+    config = folder / "nomicbot.toml"
+    folder.mkdir(parents=True, exist_ok=True)
+    config.write_text(
+        f'[bot]\naddress = "{settings.bot.address}"\nlist_address = "{settings.bot.list_address}"\n'
+        f'data_dir = "{folder}"\nmaster_secret = "{settings.bot.master_secret}"\n'
+        f'[smtp_ingress]\nenabled = false\n[ntime]\nepoch = "{settings.ntime.epoch}"\n'
+        + extra
+        + "\n"
+        + players
+    )
+    return config
