@@ -33,7 +33,7 @@ def game_view(session: Session, services: Services, game: str) -> View:
 
 def _players_view(session: Session, services: Services) -> View:
     players = session.scalars(select(Player).order_by(Player.id)).all()
-    data = [
+    data: list[dict[str, Any]] = [
         {
             "name": p.name,
             "active": p.active,

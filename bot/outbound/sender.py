@@ -13,8 +13,9 @@ import logging
 import smtplib
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import CursorResult, Result, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.outbound.transports import Transport
@@ -68,11 +69,13 @@ def _deliver_one(
     max_attempts: int,
 ) -> str:
     with session_factory.begin() as session:
-        claimed = session.execute(
-            update(OutboxMessage)
-            .where(OutboxMessage.id == row_id, OutboxMessage.status == "pending")
-            .values(status="sending", attempts=OutboxMessage.attempts + 1)
-        ).rowcount
+        claimed = _rows_changed(
+            session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.id == row_id, OutboxMessage.status == "pending")
+                .values(status="sending", attempts=OutboxMessage.attempts + 1)
+            )
+        )
         row = session.get(OutboxMessage, row_id)
         assert row is not None
         raw, recipients, attempts = row.raw, list(row.recipients), row.attempts
@@ -112,6 +115,14 @@ def _record_failure(
 def recover_interrupted(session_factory: sessionmaker[Session]) -> int:
     """Return rows left ``sending`` by a crash to ``pending``; returns how many."""
     with session_factory.begin() as session:
-        return session.execute(
-            update(OutboxMessage).where(OutboxMessage.status == "sending").values(status="pending")
-        ).rowcount
+        return _rows_changed(
+            session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.status == "sending")
+                .values(status="pending")
+            )
+        )
+
+
+def _rows_changed(result: Result[Any]) -> int:
+    return int(cast(CursorResult[Any], result).rowcount)

@@ -78,7 +78,7 @@ def action_log(app: App) -> list[tuple[str, str, str, str]]:
 
 def message_statuses(app: App) -> dict[str, str]:
     with app.session_factory() as session:
-        return dict(session.execute(select(Message.message_id, Message.status)).all())  # type: ignore[arg-type]
+        return dict(session.execute(select(Message.message_id, Message.status)).all())
 
 
 def write_mbox(path: Path, posts: list[tuple[bytes, str]]) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -14,6 +14,9 @@ from bot.games import go
 from bot.games.errors import ActionError
 from bot.parser import ParsedAction
 from bot.store.models import GameRecord
+
+if TYPE_CHECKING:
+    from bot.engine.services import Services
 
 GAME_NAME = "go"
 BOARD_TITLE = "Political Go (rule 1639 H)"
@@ -109,8 +112,8 @@ def describe_event(event: go.GoEvent, size: int) -> str:
         case go.DragonCaptured(stones, losses, shares):
             lost = ", ".join(f"{loss.player} loses {loss.stones}" for loss in losses)
             gained = ", ".join(f"{share.player} gains {share.points}" for share in shares)
-            where = " ".join(point(stone) for stone in sorted(stones))
-            return f"captured the Dragon at {where} (1639 D): Go Points: {gained}; {lost}"
+            dragon = " ".join(point(stone) for stone in sorted(stones))
+            return f"captured the Dragon at {dragon} (1639 D): Go Points: {gained}; {lost}"
         case go.AllianceConsented(player, ally):
             return (
                 f"{player} consents to an alliance with {ally}; it forms when {ally} "
@@ -125,7 +128,7 @@ def describe_event(event: go.GoEvent, size: int) -> str:
     raise AssertionError(f"unknown Go event {event!r}")
 
 
-def go_view(session: Session, services: Any) -> tuple[str, dict[str, Any]]:
+def go_view(session: Session, services: Services) -> tuple[str, dict[str, Any]]:
     _record, state = load_game(session, services.settings.go.size)
     size = state.parameters.size
     data = {
