@@ -4,6 +4,10 @@ Reads the bot's own posts in an mbox or Maildir (the list archive, or the
 outbox Maildir): the commitment published at the start of each nweek, the
 seed revealed at its end, and the ``[verify: ...]`` line of every roll in a
 ruling.  Uses nothing but the archive, so anyone can run it.
+
+The result a ruling shows ("rolled 3d6: 2 + 3 + 5 = 10") must also agree
+with the faces on its proof line: otherwise an edited result would pass
+while the untouched proof line verifies.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from bot.games import dice
 from bot.ingress.replay import archive_posts
 
 PROOF = re.compile(
+    r"(?:rolled (?P<shown_spec>\d+d\d+): (?P<shown>\d+(?: \+ \d+)*) = (?P<total>\d+) )?"
     r"\[verify: nweek=(?P<nweek>\d+) dice-v1 message-id=(?P<message_id>\S+) "
     r"action=(?P<index>\d+) spec=(?P<spec>\d+d\d+) faces=(?P<faces>[\d,]+)\]"
 )
@@ -33,6 +38,16 @@ class ClaimedRoll:
     spec: str
     faces: tuple[int, ...]
     ruling_id: str
+    shown: str = ""  # the result as the ruling displays it, e.g. "3d6: 2 + 3 + 5 = 10"
+
+    @property
+    def display_problem(self) -> str:
+        """Why the displayed result disagrees with the proof line, or ""."""
+        faces = " + ".join(str(face) for face in self.faces)
+        expected = f"{self.spec}: {faces} = {sum(self.faces)}"
+        if not self.shown or self.shown == expected:
+            return ""
+        return f"the ruling shows {self.shown!r} but its proof line says {expected!r}"
 
 
 @dataclass
@@ -98,9 +113,16 @@ def _claimed_rolls(body: str, ruling_id: str) -> list[ClaimedRoll]:
             match["spec"],
             tuple(int(face) for face in match["faces"].split(",")),
             ruling_id,
+            _shown(match),
         )
         for match in PROOF.finditer(flat)
     ]
+
+
+def _shown(match: re.Match[str]) -> str:
+    if match["shown"] is None:
+        return ""
+    return f"{match['shown_spec']}: {match['shown']} = {match['total']}"
 
 
 def _check(
@@ -112,25 +134,35 @@ def _check(
             report.bad_seeds += 1
             report.lines.append(f"nweek {nweek}: revealed seed does NOT match its commitment")
     for claimed in rolls:
-        if claimed.nweek not in seeds or claimed.nweek not in commitments:
+        problem = claimed.display_problem or _seed_problem(claimed, commitments, seeds)
+        if problem is None:
             report.unrevealed += 1
             continue
         report.checked += 1
-        result = dice.verify_roll(
-            seeds[claimed.nweek],
-            commitments[claimed.nweek],
-            claimed.message_id,
-            claimed.index,
-            claimed.spec,
-            claimed.faces,
-        )
-        if not result.ok:
+        if problem:
             report.wrong += 1
             report.lines.append(
                 f"TAMPERED or wrong: roll {claimed.index} of <{claimed.message_id}> "
-                f"(ruling {claimed.ruling_id}, nweek {claimed.nweek}): {result.explanation}"
+                f"(ruling {claimed.ruling_id}, nweek {claimed.nweek}): {problem}"
             )
     return report
+
+
+def _seed_problem(
+    claimed: ClaimedRoll, commitments: dict[int, str], seeds: dict[int, str]
+) -> str | None:
+    """What re-deriving the roll found wrong: "" when right, None before the reveal."""
+    if claimed.nweek not in seeds or claimed.nweek not in commitments:
+        return None
+    result = dice.verify_roll(
+        seeds[claimed.nweek],
+        commitments[claimed.nweek],
+        claimed.message_id,
+        claimed.index,
+        claimed.spec,
+        claimed.faces,
+    )
+    return "" if result.ok else result.explanation
 
 
 def _seed_matches(seed_hex: str, commitment_hex: str) -> bool:

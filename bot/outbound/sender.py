@@ -100,8 +100,7 @@ def _record_failure(
     max_attempts: int,
     error: Exception,
 ) -> str:
-    permanent = isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500
-    status = "failed" if permanent or attempts >= max_attempts else "pending"
+    status = "failed" if is_permanent(error) or attempts >= max_attempts else "pending"
     delay = min(BACKOFF_BASE * (2 ** (attempts - 1)), BACKOFF_CAP)
     with session_factory.begin() as session:
         row = session.get(OutboxMessage, row_id)
@@ -110,6 +109,16 @@ def _record_failure(
         row.next_attempt_at = datetime.now(UTC) + delay
     log.warning("outbox %s: %s (%s)", row_id, error, status)
     return status
+
+
+def is_permanent(error: Exception) -> bool:
+    """A 5xx answer: retrying the same mail cannot succeed (RFC 5321 section 4.2.1)."""
+    if isinstance(error, smtplib.SMTPResponseException):
+        return error.smtp_code >= 500
+    # smtplib reports "every recipient refused" with the codes per recipient.
+    if isinstance(error, smtplib.SMTPRecipientsRefused) and error.recipients:
+        return all(code >= 500 for code, _answer in error.recipients.values())
+    return False
 
 
 def recover_interrupted(session_factory: sessionmaker[Session]) -> int:

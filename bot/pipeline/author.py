@@ -26,11 +26,11 @@ def find_author(context: PostContext) -> None:
 
 
 def _rewritten_by_list(context: PostContext) -> bool:
+    # Only the list's own address marks a rewrite: anybody can write "X via Y"
+    # as a display name, and a Reply-To naming another player would then let
+    # em act as that player.
     assert context.decoded is not None
-    return (
-        context.decoded.from_address in context.settings.list_addresses
-        or " via " in context.decoded.from_name
-    )
+    return context.decoded.from_address in context.settings.list_addresses
 
 
 def _original_author(context: PostContext) -> str | None:

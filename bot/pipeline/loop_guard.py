@@ -2,10 +2,15 @@
 
 RFC 3834 (Auto-Submitted), the conventional Precedence values and the
 bounce shapes of RFC 3464 are recognised.  ``Precedence: list`` is the
-normal case for posts relayed by the list and is *not* a reason to stop.
+normal case for posts relayed by the list and is *not* a reason to stop;
+neither is ``Precedence: bulk`` on a post a mailing list relayed, because
+Majordomo, ezmlm and older Mailman stamp it on every post they distribute.
 """
 
 from __future__ import annotations
+
+import re
+from email.utils import parseaddr
 
 from bot.pipeline.context import PostContext
 
@@ -13,6 +18,12 @@ AUTOMATED_PRECEDENCE = {"bulk", "junk", "auto_reply"}
 BOUNCE_SENDERS = ("mailer-daemon@", "postmaster@")
 AUTORESPONDER_HEADERS = ("x-autoreply", "x-autorespond", "x-autoresponse")
 OUR_MARK = "x-nomicbot-kind"
+# Headers only a mailing list adds to the posts it relays (RFC 2369, RFC 2919,
+# ezmlm's Mailing-List, Mailman 2's X-BeenThere).
+LIST_HEADERS = ("list-id", "list-post", "mailing-list", "x-mailing-list", "x-beenthere")
+# The Sender a list writes: "owner-nomic@" (Majordomo), "nomic-owner@",
+# "nomic-bounces@" (Mailman), "nomic-request@".
+LIST_SENDER = re.compile(r"^(?:owner-[^@]+|[^@]+-(?:owner|bounces|request))@")
 
 
 def guard_loops(context: PostContext) -> None:
@@ -45,11 +56,24 @@ def _automated(context: PostContext) -> str | None:
     if auto_submitted and auto_submitted[0].split(";")[0].strip() != "no":
         return f"automatic message (Auto-Submitted: {auto_submitted[0]}), not acted on"
     precedence = _header(context, "precedence")
-    if precedence and precedence[0] in AUTOMATED_PRECEDENCE:
+    if precedence and _automated_precedence(context, precedence[0]):
         return f"automatic message (Precedence: {precedence[0]}), not acted on"
     if any(_header(context, name) for name in AUTORESPONDER_HEADERS):
         return "auto-responder message, not acted on"
     return None
+
+
+def _automated_precedence(context: PostContext, precedence: str) -> bool:
+    if precedence == "bulk" and _relayed_by_list(context):
+        return False  # the list's own stamp, not the author's
+    return precedence in AUTOMATED_PRECEDENCE
+
+
+def _relayed_by_list(context: PostContext) -> bool:
+    if any(_header(context, name) for name in LIST_HEADERS):
+        return True
+    senders = (parseaddr(value)[1] for value in _header(context, "sender"))
+    return any(LIST_SENDER.match(sender) for sender in senders)
 
 
 def _bounce(context: PostContext) -> str | None:

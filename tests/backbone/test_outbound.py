@@ -1,0 +1,264 @@
+"""The sender and the transports: retries, failures, exactly-once delivery.
+
+The outbox rows are real ones (a judged post's ruling and the nweek's dice
+commitment); the failing transports are fakes of our own Transport
+protocol.  SmtpTransport talks to a real SMTP server on loopback.
+"""
+
+from __future__ import annotations
+
+import smtplib
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlalchemy import select
+
+from bot.app import App
+from bot.config import OutboundSettings
+from bot.outbound.sender import (
+    BACKOFF_BASE,
+    DeliveryReport,
+    deliver_pending,
+    recover_interrupted,
+)
+from bot.outbound.transports import MaildirTransport, SmtpTransport
+from bot.store.models import OutboxMessage
+from bot.testing import go_game
+from bot.testing.smtp_sink import SmtpSink
+from bot.testing.support import LOOPBACK, free_loopback_port
+
+SENDER = go_game.BOT_ADDRESS
+
+
+class ProcessDied(BaseException):
+    """Stands for the process being killed in the middle of a delivery."""
+
+
+class ScriptedTransport:
+    """Raises the scripted errors, one per call, then delivers; records what it delivered."""
+
+    def __init__(self, errors: Sequence[BaseException] = (), delay: float = 0.0) -> None:
+        self.errors = list(errors)
+        self.delay = delay
+        self.calls = 0
+        self.delivered: list[str] = []
+        self.lock = threading.Lock()
+
+    def send(self, raw: bytes, sender: str, recipients: Sequence[str], message_id: str) -> None:
+        with self.lock:
+            self.calls += 1
+            error = self.errors.pop(0) if self.errors else None
+        time.sleep(self.delay)
+        if error is not None:
+            raise error
+        with self.lock:
+            self.delivered.append(message_id)
+
+
+@pytest.fixture
+def outbox_app(game_app: App, make_post: Callable[..., bytes], judge: Any) -> App:
+    """A bot whose outbox holds two pending rows: the dice commitment and a ruling."""
+    judge(game_app, [make_post("outbound@example.test", "I roll 2d6.")])
+    assert len(rows(game_app)) == 2
+    return game_app
+
+
+def rows(app: App) -> list[OutboxMessage]:
+    with app.session_factory() as session:
+        return list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+
+
+def deliver(
+    app: App, transport: Any, at: datetime | None = None, max_attempts: int = 8
+) -> DeliveryReport:
+    return deliver_pending(app.session_factory, transport, SENDER, max_attempts, at)
+
+
+def later(seconds: float) -> datetime:
+    return datetime.now(UTC) + timedelta(seconds=seconds)
+
+
+def test_a_temporary_failure_is_retried_with_growing_backoff(outbox_app: App) -> None:
+    transport = ScriptedTransport([OSError("connection refused")] * 4)
+    started = datetime.now(UTC)
+    assert deliver(outbox_app, transport) == DeliveryReport(0, 2, 0)
+    first = rows(outbox_app)
+    assert [(row.status, row.attempts) for row in first] == [("pending", 1)] * 2
+    assert all(row.last_error == "OSError: connection refused" for row in first)
+    assert all(row.next_attempt_at - started >= BACKOFF_BASE for row in first)
+    assert deliver(outbox_app, transport) == DeliveryReport(0, 0, 0)  # not due yet
+    assert deliver(outbox_app, transport, later(40)) == DeliveryReport(0, 2, 0)
+    second = rows(outbox_app)
+    assert all(row.next_attempt_at - started >= 2 * BACKOFF_BASE for row in second)
+    assert deliver(outbox_app, transport, later(130)) == DeliveryReport(2, 0, 0)
+    assert [(row.status, row.attempts, row.last_error) for row in rows(outbox_app)] == [
+        ("sent", 3, "")
+    ] * 2
+    assert sorted(transport.delivered) == sorted(row.message_id for row in rows(outbox_app))
+
+
+def test_a_row_fails_for_good_after_max_attempts(outbox_app: App) -> None:
+    transport = ScriptedTransport([TimeoutError("relay timed out")] * 100)
+    for hours in range(4):
+        deliver(outbox_app, transport, later(hours * 3600 + 60), max_attempts=3)
+    assert [(row.status, row.attempts) for row in rows(outbox_app)] == [("failed", 3)] * 2
+    assert transport.calls == 6  # three attempts per row, none after "failed"
+
+
+@pytest.mark.parametrize(
+    ("error", "status"),
+    [
+        (smtplib.SMTPResponseException(550, b"5.1.1 no such list"), "failed"),
+        (smtplib.SMTPDataError(554, b"5.7.1 message refused"), "failed"),
+        (smtplib.SMTPRecipientsRefused({go_game.LIST_ADDRESS: (550, b"5.1.1 unknown")}), "failed"),
+        (smtplib.SMTPResponseException(451, b"4.3.0 try again later"), "pending"),
+        (smtplib.SMTPRecipientsRefused({go_game.LIST_ADDRESS: (450, b"4.2.1 busy")}), "pending"),
+        (smtplib.SMTPServerDisconnected("connection lost"), "pending"),
+    ],
+    ids=["550", "554-data", "550-every-recipient", "451", "450-recipient", "disconnected"],
+)
+def test_a_5xx_answer_fails_at_once_and_a_4xx_is_retried(
+    outbox_app: App, error: Exception, status: str
+) -> None:
+    deliver(outbox_app, ScriptedTransport([error, error]))
+    assert [(row.status, row.attempts) for row in rows(outbox_app)] == [(status, 1)] * 2
+
+
+def test_delivering_again_sends_nothing_twice(outbox_app: App) -> None:
+    transport = ScriptedTransport()
+    assert deliver(outbox_app, transport) == DeliveryReport(2, 0, 0)
+    assert deliver(outbox_app, transport, later(86_400)) == DeliveryReport(0, 0, 0)
+    assert transport.calls == 2
+
+
+def test_two_senders_at_once_deliver_each_row_once(outbox_app: App) -> None:
+    transport = ScriptedTransport(delay=0.2)
+    reports: list[DeliveryReport] = []
+    senders = [
+        threading.Thread(target=lambda: reports.append(deliver(outbox_app, transport)))
+        for _ in range(2)
+    ]
+    for thread in senders:
+        thread.start()
+    for thread in senders:
+        thread.join(30)
+    assert sum(report.sent for report in reports) == 2
+    assert Counter(transport.delivered) == Counter(row.message_id for row in rows(outbox_app))
+
+
+def test_a_delivery_cut_short_is_recovered_and_sent(outbox_app: App) -> None:
+    with pytest.raises(ProcessDied):
+        deliver(outbox_app, ScriptedTransport([ProcessDied()]))
+    assert [row.status for row in rows(outbox_app)] == ["sending", "pending"]
+    transport = ScriptedTransport()
+    assert deliver(outbox_app, transport) == DeliveryReport(1, 0, 0)  # never the claimed row
+    assert recover_interrupted(outbox_app.session_factory) == 1
+    assert recover_interrupted(outbox_app.session_factory) == 0
+    assert deliver(outbox_app, transport) == DeliveryReport(1, 0, 0)
+    assert [row.status for row in rows(outbox_app)] == ["sent", "sent"]
+    assert len(set(transport.delivered)) == 2
+
+
+RAW_WITH_DOTS = (
+    b"From: nomicbot <referee@example.test>\n"
+    b"To: nomic@lists.example.test\n"
+    b"Subject: dots\r\n"
+    b"Message-ID: <dots@example.test>\n"
+    b"\n"
+    b".a line starting with a dot\n"
+    b"..and one with two\r\n"
+    b".\n"
+    b"trailing spaces   \n"
+    b"last line\n"
+)
+
+
+def test_smtp_transport_delivers_exact_bytes_with_crlf(smtp_sink: SmtpSink) -> None:
+    settings = OutboundSettings(smtp_host=smtp_sink.host, smtp_port=smtp_sink.port)
+    SmtpTransport(settings, timeout=10).send(
+        RAW_WITH_DOTS, SENDER, [go_game.LIST_ADDRESS], "dots@example.test"
+    )
+    [captured] = smtp_sink.wait_for(1)
+    assert captured.data == RAW_WITH_DOTS.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    assert (captured.mail_from, captured.recipients) == (SENDER, (go_game.LIST_ADDRESS,))
+
+
+def test_a_real_ruling_reaches_the_smtp_server_unchanged(
+    outbox_app: App, smtp_sink: SmtpSink
+) -> None:
+    settings = OutboundSettings(smtp_host=smtp_sink.host, smtp_port=smtp_sink.port)
+    assert deliver(outbox_app, SmtpTransport(settings, timeout=10)) == DeliveryReport(2, 0, 0)
+    captured = {message.data for message in smtp_sink.wait_for(2)}
+    assert captured == {row.raw.replace(b"\n", b"\r\n") for row in rows(outbox_app)}
+
+
+class RefusingHandler:
+    """A real SMTP server that refuses every recipient with 550."""
+
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: Any
+    ) -> str:
+        return "550 5.1.1 no such mailbox here"
+
+
+@pytest.fixture
+def refusing_server() -> Iterator[int]:
+    port = free_loopback_port()
+    controller = Controller(RefusingHandler(), hostname=LOOPBACK, port=port)
+    controller.start()
+    yield port
+    controller.stop()
+
+
+def test_a_relay_refusing_every_recipient_fails_the_row_at_once(
+    outbox_app: App, refusing_server: int
+) -> None:
+    settings = OutboundSettings(smtp_host=LOOPBACK, smtp_port=refusing_server)
+    assert deliver(outbox_app, SmtpTransport(settings, timeout=10)) == DeliveryReport(0, 0, 2)
+    assert all("550" in row.last_error for row in rows(outbox_app))
+
+
+def maildir_files(folder: Path) -> list[Path]:
+    return sorted(p for sub in ("new", "cur") for p in (folder / sub).iterdir())
+
+
+def test_maildir_transport_writes_each_message_id_once(tmp_path: Path) -> None:
+    transport = MaildirTransport(tmp_path / "out")
+    transport.send(b"Subject: one\n\nfirst\n", SENDER, [], "one@example.test")
+    transport.send(b"Subject: one\n\nagain\n", SENDER, [], "one@example.test")
+    [written] = maildir_files(tmp_path / "out")
+    assert written.read_bytes() == b"Subject: one\n\nfirst\n"
+    written.rename(tmp_path / "out" / "cur" / f"{written.name}:2,S")  # a reader saw it
+    transport.send(b"Subject: one\n\nthird\n", SENDER, [], "one@example.test")
+    transport.send(b"Subject: two\n\nother\n", SENDER, [], "two/with:odd@example.test")
+    assert len(maildir_files(tmp_path / "out")) == 2
+    assert list((tmp_path / "out" / "tmp").iterdir()) == []
+
+
+class DiesAfterWriting:
+    """Writes the mail to the Maildir, then the process dies before the "sent" mark."""
+
+    def __init__(self, maildir: MaildirTransport) -> None:
+        self.maildir = maildir
+
+    def send(self, raw: bytes, sender: str, recipients: Sequence[str], message_id: str) -> None:
+        self.maildir.send(raw, sender, recipients, message_id)
+        raise ProcessDied()
+
+
+def test_a_maildir_delivery_repeated_after_a_crash_writes_once(
+    outbox_app: App, tmp_path: Path
+) -> None:
+    maildir = MaildirTransport(tmp_path / "out")
+    with pytest.raises(ProcessDied):
+        deliver(outbox_app, DiesAfterWriting(maildir))
+    recover_interrupted(outbox_app.session_factory)
+    assert deliver(outbox_app, maildir) == DeliveryReport(2, 0, 0)
+    assert len(maildir_files(tmp_path / "out")) == 2
