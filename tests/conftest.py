@@ -28,4 +28,5 @@ def corpora() -> Path:
         )
     return root
 
+
 pytest_plugins = ["bot.testing.fixtures"]

@@ -154,7 +154,8 @@ class ImapPoller:
 
     def _idle(self, client: IMAPClient, stop: threading.Event) -> None:
         # RFC 2177: re-issue IDLE well before 29 minutes; we renew at most
-        # every idle_renew_seconds (10 minutes or less by default).
+        # every idle_renew_seconds (at most 10 minutes; a minute by default), and
+        # each renewal searches the mailbox again (see ImapSettings).
         deadline = time.monotonic() + min(self.settings.idle_renew_seconds, 600)
         client.idle()
         try:

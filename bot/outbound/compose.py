@@ -8,6 +8,7 @@ from what the mail answers, so replaying an archive writes the same mails.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -17,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from bot.engine.rulings import Outcome, Ruling
 from bot.store.models import Message, OutboxMessage
+
+ALREADY_A_REPLY = re.compile(r"^(\[[^\]]*\]\s*)?re\s*:", re.IGNORECASE)
 
 if TYPE_CHECKING:
     from bot.engine.services import Services
@@ -101,7 +104,8 @@ def _author_label(context: PostContext) -> str:
 
 def _reply_subject(subject: str) -> str:
     clean = " ".join(subject.split()) or "(no subject)"
-    return clean if clean.lower().startswith("re:") else f"Re: {clean}"
+    # "Re: x" and a list's "[Nomic] Re: x" are replies already.
+    return clean if ALREADY_A_REPLY.match(clean) else f"Re: {clean}"
 
 
 def _recipients(context: PostContext, services: Services) -> list[str]:

@@ -129,6 +129,7 @@ def test_a_reply_is_threaded_under_the_post(
         ("Re: [Nomic] Political Go", "Re: [Nomic] Political Go"),
         ("RE: [Nomic] Political Go", "RE: [Nomic] Political Go"),
         ("re:   [Nomic]   Political Go", "re: [Nomic] Political Go"),
+        ("[Nomic] Re: Political Go", "[Nomic] Re: Political Go"),
         ("", "Re: (no subject)"),
     ],
 )
