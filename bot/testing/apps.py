@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import mailbox
+from collections.abc import Iterable
 from dataclasses import replace
+from datetime import datetime
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default
 from pathlib import Path
 from typing import Any
 
+from imapclient import IMAPClient
 from sqlalchemy import select
 
 from bot.app import App, build_app
 from bot.config import (
     BotSettings,
     DatabaseSettings,
+    ImapSettings,
     NtimeSettings,
     OutboundSettings,
     PlayerEntry,
@@ -25,6 +29,7 @@ from bot.config import (
 from bot.engine.views import game_view
 from bot.store.models import ActionRecord, Message
 from bot.testing import go_game
+from bot.testing.dovecot import ImapAccount
 
 TEST_SECRET = "74657374207365637265742c206e6f7420666f722072656c20757365210a0a0a"
 
@@ -127,3 +132,21 @@ def write_config(folder: Path, extra: str = "") -> Path:
         + players
     )
     return config
+
+
+def append_to_mailbox(account: ImapAccount, posts: Iterable[tuple[bytes, datetime]]) -> None:
+    """APPEND (raw, arrival time) posts to the account's INBOX, as delivery would."""
+    with IMAPClient(account.host, port=account.port, ssl=False) as client:
+        client.login(account.username, account.password)
+        for raw, arrival in posts:
+            client.append("INBOX", raw, msg_time=arrival)
+
+
+def imap_settings(account: ImapAccount) -> ImapSettings:
+    return ImapSettings(
+        enabled=True,
+        host=account.host,
+        port=account.port,
+        username=account.username,
+        password=account.password,
+    )

@@ -26,12 +26,12 @@ import socket
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import IO, Self
+from typing import IO
 
 from bot.testing.support import (
     INSTALL_HINT,
     LOOPBACK,
+    LoopbackServer,
     ServerError,
     ServerNotInstalledError,
     ServerStartError,
@@ -194,7 +194,7 @@ def validate_credentials(username: str, password: str) -> None:
         raise ValueError("IMAP password must be non-empty and free of ':', CR, LF and NUL")
 
 
-class DovecotServer:
+class DovecotServer(LoopbackServer):
     """A private Dovecot IMAP instance on 127.0.0.1; use as a context manager.
 
     Raises (from ``start`` / ``__enter__``):
@@ -214,34 +214,6 @@ class DovecotServer:
         self._process: subprocess.Popen[bytes] | None = None
         self._startup_output: IO[bytes] | None = None
         self._accounts: DovecotAccounts | None = None
-
-    def __enter__(self) -> Self:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(
-        self,
-        exception_type: type[BaseException] | None,
-        exception: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    @property
-    def port(self) -> int:
-        if not self._port:
-            raise ServerError("DovecotServer has not been started")
-        return self._port
-
-    @property
-    def root(self) -> Path:
-        if self._root is None:
-            raise ServerError("DovecotServer has not been started")
-        return self._root
 
     @property
     def usernames(self) -> tuple[str, ...]:

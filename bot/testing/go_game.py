@@ -9,6 +9,7 @@ board, and a placement where the stone would be immediately captured.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -44,6 +45,11 @@ class ScriptedPost:
             self.at,
             to=LIST_ADDRESS,
         )
+
+
+def arrivals(posts: Iterable[ScriptedPost]) -> list[tuple[bytes, datetime]]:
+    """(raw bytes, arrival time) of each post, for delivery to a mailbox."""
+    return [(post.raw(), post.at) for post in posts]
 
 
 def period_start(period: int) -> datetime:

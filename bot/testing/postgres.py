@@ -18,8 +18,6 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import Self
 
 import psycopg
 from psycopg import sql
@@ -27,6 +25,7 @@ from psycopg import sql
 from bot.testing.support import (
     INSTALL_HINT,
     LOOPBACK,
+    LoopbackServer,
     ServerError,
     ServerNotInstalledError,
     ServerStartError,
@@ -92,7 +91,7 @@ def server_options(port: int, socket_directory: Path, settings: dict[str, str]) 
     return " ".join(options)
 
 
-class PostgresServer:
+class PostgresServer(LoopbackServer):
     """A private PostgreSQL cluster with one database; use as a context manager.
 
     Raises (from ``start`` / ``__enter__``):
@@ -110,34 +109,6 @@ class PostgresServer:
         self._account: SystemUser | None = None
         self._root: Path | None = None
         self._port = 0
-
-    def __enter__(self) -> Self:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(
-        self,
-        exception_type: type[BaseException] | None,
-        exception: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    @property
-    def port(self) -> int:
-        if not self._port:
-            raise ServerError("PostgresServer has not been started")
-        return self._port
-
-    @property
-    def root(self) -> Path:
-        if self._root is None:
-            raise ServerError("PostgresServer has not been started")
-        return self._root
 
     @property
     def socket_directory(self) -> Path:

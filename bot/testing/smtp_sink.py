@@ -10,13 +10,11 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Self
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from bot.testing.support import LOOPBACK, ServerError, free_loopback_port
+from bot.testing.support import LOOPBACK, LoopbackServer, free_loopback_port
 
 
 @dataclass(frozen=True)
@@ -73,7 +71,7 @@ class CapturingHandler:
             return tuple(self._messages)
 
 
-class SmtpSink:
+class SmtpSink(LoopbackServer):
     """aiosmtpd on a free port of 127.0.0.1, capturing mail; use as a context manager."""
 
     host = LOOPBACK
@@ -83,24 +81,6 @@ class SmtpSink:
         self._handler = CapturingHandler()
         self._controller: Controller | None = None
         self._port = 0
-
-    def __enter__(self) -> Self:
-        self.start()
-        return self
-
-    def __exit__(
-        self,
-        exception_type: type[BaseException] | None,
-        exception: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    @property
-    def port(self) -> int:
-        if not self._port:
-            raise ServerError("SmtpSink has not been started")
-        return self._port
 
     @property
     def messages(self) -> tuple[CapturedMessage, ...]:

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
+from typing import Self
 
 LOOPBACK = "127.0.0.1"
 INSTALL_HINT = "run scripts/install-test-servers.sh (as root) to install the test servers"
@@ -139,3 +141,48 @@ def find_executable(name: str, extra_directories: tuple[Path, ...] = ()) -> Path
         if os.access(candidate, os.X_OK):
             return candidate
     return None
+
+
+class LoopbackServer:
+    """A server started on a free loopback port, usable as a context manager.
+
+    Subclasses implement ``start`` (setting ``_port`` and, if they keep
+    files, ``_root``) and ``stop``, which must be safe after a failed start.
+    """
+
+    _port = 0
+    _root: Path | None = None
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        exception_type: type[BaseException] | None,
+        exception: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        if not self._port:
+            raise ServerError(f"{type(self).__name__} has not been started")
+        return self._port
+
+    @property
+    def root(self) -> Path:
+        if self._root is None:
+            raise ServerError(f"{type(self).__name__} has not been started")
+        return self._root

@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from imapclient import IMAPClient
 from sqlalchemy import func, select
 
 from bot.app import App
-from bot.config import ImapSettings, SmtpIngressSettings
+from bot.config import SmtpIngressSettings
 from bot.daemon import Daemon
 from bot.engine.worker import process_queue
 from bot.ingress.ingest import IngestResult
@@ -29,7 +28,7 @@ from bot.ingress.smtp import IngressHandler, make_controller
 from bot.runner import store_message
 from bot.store.models import ImapCursor, Message
 from bot.testing import go_game
-from bot.testing.apps import maildir_mails, make_app
+from bot.testing.apps import append_to_mailbox, imap_settings, maildir_mails, make_app
 from bot.testing.dovecot import ImapAccount
 from bot.testing.support import LOOPBACK, free_loopback_port, wait_until
 
@@ -149,22 +148,6 @@ def test_the_same_post_on_four_connections_at_once_is_stored_once(
     assert stored_count(game_app) == 1
 
 
-def append_to_mailbox(account: ImapAccount, raw: bytes) -> None:
-    with IMAPClient(account.host, port=account.port, ssl=False) as client:
-        client.login(account.username, account.password)
-        client.append("INBOX", raw, msg_time=POST.at)
-
-
-def imap_settings(account: ImapAccount) -> ImapSettings:
-    return ImapSettings(
-        enabled=True,
-        host=account.host,
-        port=account.port,
-        username=account.username,
-        password=account.password,
-    )
-
-
 def both_ingresses(folder: Path, account: ImapAccount, port: int) -> App:
     smtp = SmtpIngressSettings(enabled=True, host=LOOPBACK, port=port)
     return make_app(folder, imap=imap_settings(account), smtp_ingress=smtp)
@@ -224,10 +207,10 @@ def test_a_post_by_smtp_and_by_imap_is_judged_once(
         if first == "smtp":
             send_by_smtp(port)
             assert wait_until(lambda: judged(app), timeout=30)
-            append_to_mailbox(imap_user, POST.raw())
+            append_to_mailbox(imap_user, [(POST.raw(), POST.at)])
             assert wait_until(lambda: imap_fetched(app), timeout=30)
         else:
-            append_to_mailbox(imap_user, POST.raw())
+            append_to_mailbox(imap_user, [(POST.raw(), POST.at)])
             assert wait_until(lambda: judged(app), timeout=30)
             send_by_smtp(port)
         assert wait_until(lambda: rulings_mailed(app) >= 1, timeout=30)

@@ -17,10 +17,17 @@ from pathlib import Path
 from imapclient import IMAPClient
 
 from bot.app import App
-from bot.config import ImapSettings, OutboundSettings, SmtpIngressSettings
+from bot.config import OutboundSettings, SmtpIngressSettings
 from bot.daemon import Daemon
 from bot.testing import go_game
-from bot.testing.apps import action_log, board_text, make_app, message_statuses
+from bot.testing.apps import (
+    action_log,
+    append_to_mailbox,
+    board_text,
+    imap_settings,
+    make_app,
+    message_statuses,
+)
 from bot.testing.dovecot import ImapAccount
 from bot.testing.go_game import EXPECTED_BOARD, GAME_END, expected_log
 from bot.testing.smtp_sink import SmtpSink
@@ -80,32 +87,17 @@ def test_smtp_ingress_plays_the_game_like_the_replay(tmp_path: Path, smtp_sink: 
     assert sorted(rulings_sent(smtp_sink)) == sorted(f"<{p.message_id}>" for p in go_game.SCRIPT)
 
 
-def append_posts(account: ImapAccount, posts: tuple[go_game.ScriptedPost, ...]) -> None:
-    with IMAPClient(account.host, port=account.port, ssl=False) as client:
-        client.login(account.username, account.password)
-        for post in posts:
-            client.append("INBOX", post.raw(), msg_time=post.at)
-
-
-def imap_settings(account: ImapAccount) -> ImapSettings:
-    return ImapSettings(
-        enabled=True,
-        host=account.host,
-        port=account.port,
-        username=account.username,
-        password=account.password,
-    )
-
-
 def test_imap_poller_plays_the_game_like_the_replay(
     tmp_path: Path, imap_user: ImapAccount, smtp_sink: SmtpSink
 ) -> None:
     half = len(go_game.SCRIPT) // 2
-    append_posts(imap_user, go_game.SCRIPT[:half])  # waiting before the bot starts
+    # Half the posts wait in the mailbox before the bot starts, ...
+    append_to_mailbox(imap_user, go_game.arrivals(go_game.SCRIPT[:half]))
     app = make_app(tmp_path, imap=imap_settings(imap_user), outbound=to_sink(smtp_sink))
     with running(app, ScriptClock(GAME_END)):
         assert wait_until(lambda: judged(app) >= half, timeout=30)
-        append_posts(imap_user, go_game.SCRIPT[half:])  # noticed through IDLE
+        # ... the rest arrive while it IDLEs.
+        append_to_mailbox(imap_user, go_game.arrivals(go_game.SCRIPT[half:]))
         assert wait_until(lambda: judged(app) >= 26, timeout=30)
         assert wait_until(lambda: len(rulings_sent(smtp_sink)) >= 26, timeout=30)
     assert action_log(app) == expected_log()
@@ -119,7 +111,7 @@ def test_imap_poller_plays_the_game_like_the_replay(
 
 def test_post_arrival_time_is_the_imap_internaldate(tmp_path: Path, imap_user: ImapAccount) -> None:
     post = go_game.SCRIPT[5]
-    append_posts(imap_user, (post,))
+    append_to_mailbox(imap_user, [(post.raw(), post.at)])
     app = make_app(tmp_path, imap=imap_settings(imap_user))
     from bot.ingress.imap import ImapPoller
 

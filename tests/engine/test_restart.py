@@ -15,24 +15,23 @@ from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
-from imapclient import IMAPClient
 from sqlalchemy import select
 
 from bot.store.models import ImapCursor
 from bot.testing import go_game
-from bot.testing.apps import action_log, board_text, maildir_mails, make_app, message_statuses
+from bot.testing.apps import (
+    action_log,
+    append_to_mailbox,
+    board_text,
+    maildir_mails,
+    make_app,
+    message_statuses,
+)
 from bot.testing.dovecot import ImapAccount
 from bot.testing.go_game import EXPECTED_BOARD, expected_log
 from bot.testing.support import wait_until
 
 CHATTER = 300
-
-
-def append(account: ImapAccount, posts: tuple[go_game.ScriptedPost, ...]) -> None:
-    with IMAPClient(account.host, port=account.port, ssl=False) as client:
-        client.login(account.username, account.password)
-        for post in posts:
-            client.append("INBOX", post.raw(), msg_time=post.at)
 
 
 def chatter(count: int) -> tuple[go_game.ScriptedPost, ...]:
@@ -73,7 +72,8 @@ def test_kill_and_restart_loses_and_repeats_nothing(tmp_path: Path, imap_user: I
     config = go_game_config(folder, imap_user)
     app = make_app(folder)  # the same database and settings, to inspect
     log = tmp_path / "daemon.log"
-    append(imap_user, go_game.SCRIPT[:18] + chatter(CHATTER))  # a backlog to kill it in
+    # A backlog, so that the kill lands while the daemon is working.
+    append_to_mailbox(imap_user, go_game.arrivals(go_game.SCRIPT[:18] + chatter(CHATTER)))
     first = start_daemon(config, log)
     try:
         assert wait_until(lambda: sum(rulings(folder / "outbox").values()) >= 6, timeout=60), (
@@ -86,7 +86,8 @@ def test_kill_and_restart_loses_and_repeats_nothing(tmp_path: Path, imap_user: I
         f"killed with {Counter(message_statuses(app).values())} and "
         f"{sum(rulings(folder / 'outbox').values())} rulings mailed"
     )
-    append(imap_user, go_game.SCRIPT[18:] + go_game.SCRIPT[2:4])  # two repeats
+    # The rest of the game, and two posts it has already judged, again.
+    append_to_mailbox(imap_user, go_game.arrivals(go_game.SCRIPT[18:] + go_game.SCRIPT[2:4]))
     second = start_daemon(config, log)
     try:
         assert wait_until(lambda: len(rulings(folder / "outbox")) >= 26, timeout=60), (
