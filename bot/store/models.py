@@ -139,6 +139,25 @@ class GameRecord(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class GoPosition(Base):
+    """One position of a Political Go game's ko history (rule 1639 E), append-only.
+
+    Kept out of the game's JSON state, which would otherwise grow with every
+    Move and be rewritten by each; ``occupancy`` (which points hold a stone,
+    as hex) is the key a ko check looks positions up by.
+    """
+
+    __tablename__ = "go_position"
+    __table_args__ = (Index("ix_go_position_game_occupancy", "game", "occupancy"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(50))
+    move_number: Mapped[int] = mapped_column(Integer)
+    occupancy: Mapped[str] = mapped_column(String(200))
+    board: Mapped[str] = mapped_column(Text)  # one mark per point, "." for empty
+    alliances: Mapped[list[list[str]]] = mapped_column(JSON)
+
+
 class OutboxMessage(Base):
     """A reply or report to send; delivered only after its transaction commits."""
 

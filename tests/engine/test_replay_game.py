@@ -92,3 +92,22 @@ def test_the_replay_command_reaches_the_same_state(tmp_path: Path, game_mbox: Pa
         len([m for m in maildir_mails(tmp_path / "cli-out") if m["X-Nomicbot-Kind"] == "ruling"])
         == 26
     )
+
+
+def test_the_ko_history_is_kept_in_its_own_table(tmp_path: Path, game_mbox: Path) -> None:
+    from sqlalchemy import select
+
+    from bot.engine.games.go import occupancy_key
+    from bot.store.models import GameRecord, GoPosition
+
+    app = make_app(tmp_path / "bot")
+    replay_archive(app, game_mbox, MaildirTransport(tmp_path / "out"), until=GAME_END)
+    with app.session_factory() as session:
+        state = session.scalars(select(GameRecord.state)).one()
+        positions = session.scalars(select(GoPosition).order_by(GoPosition.id)).all()
+    assert "history" not in state  # the JSON state does not grow with every Move
+    assert positions[0].board == "." * 81  # the empty board the game began with
+    final = positions[-1]
+    assert final.move_number == 22
+    assert sum(mark != "." for mark in final.board) == 19
+    assert final.occupancy == occupancy_key(bytes(mark != "." for mark in final.board))

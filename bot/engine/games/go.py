@@ -13,7 +13,7 @@ from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.games import go
 from bot.games.errors import ActionError
 from bot.parser import ParsedAction
-from bot.store.models import GameRecord
+from bot.store.models import GameRecord, GoPosition
 
 if TYPE_CHECKING:
     from bot.engine.services import Services
@@ -83,7 +83,11 @@ class GoAdapter:
         if self._record is None:
             self._record = GameRecord(name=GAME_NAME, state={}, version=0)
             self.session.add(self._record)
-        self._record.state = go.state_to_json(self._state)
+        # The ko history is appended to its own table, not rewritten with the
+        # state: loaded states start with an empty history, so every position
+        # in it now is new (rule 1639 E needs them all; issue 3 looks them up).
+        self.session.add_all(position_rows(self._state))
+        self._record.state = go.state_to_json(self._state, include_history=False)
         self._record.version += 1
 
 
@@ -93,9 +97,31 @@ def load_game(session: Session, size: int) -> tuple[GameRecord | None, go.GoStat
     if record is None:
         state = go.new_game(go.GoParameters(size=size))
     else:
-        state = go.state_from_json(record.state)
+        state = go.state_from_json(record.state)  # history: only what the JSON still holds
     names = [player.name for player in active_players(session)]
     return record, go.add_players(state, names)
+
+
+def position_rows(state: go.GoState) -> list[GoPosition]:
+    rows = []
+    for record in go.history_records(state):
+        data = go.position_to_json(state, record)
+        rows.append(
+            GoPosition(
+                game=GAME_NAME,
+                move_number=state.move_number,
+                occupancy=occupancy_key(record.board),
+                board=data["board"],
+                alliances=data["alliances"],
+            )
+        )
+    return rows
+
+
+def occupancy_key(board: bytes) -> str:
+    """Which points hold a stone, as hex: the lookup key of a ko check."""
+    bits = "".join("1" if code else "0" for code in board)
+    return format(int(bits, 2), "x")
 
 
 def render(session: Session, state: go.GoState) -> str:

@@ -98,7 +98,12 @@ from bot.games.go.render import (
     position_from_diagram,
     render_board,
 )
-from bot.games.go.serialize import state_from_json, state_to_json
+from bot.games.go.serialize import (
+    history_records,
+    position_to_json,
+    state_from_json,
+    state_to_json,
+)
 from bot.games.go.setup import (
     dragons_at,
     dragons_on_board,
@@ -159,6 +164,8 @@ __all__ = [
     "render_board",
     "state_from_json",
     "state_to_json",
+    "history_records",
+    "position_to_json",
     "with_alliances",
     "with_stones",
 ]

@@ -26,9 +26,13 @@ FORMAT = "political-go/1"
 _EMPTY_MARK = "."
 
 
-def state_to_json(state: GoState) -> dict[str, Any]:
-    """``state`` as a dictionary of JSON types (str, int, None, list, dict)."""
-    return {
+def state_to_json(state: GoState, *, include_history: bool = True) -> dict[str, Any]:
+    """``state`` as a dictionary of JSON types (str, int, None, list, dict).
+
+    Without ``include_history`` the ko history is left out (a store may keep
+    it elsewhere, one row per position: see ``position_to_json``).
+    """
+    data = {
         "format": FORMAT,
         "parameters": asdict(state.parameters),
         "players": [asdict(record) for record in state.players],
@@ -38,8 +42,10 @@ def state_to_json(state: GoState) -> dict[str, Any]:
         "alliances": _alliances_to_json(state.alliances),
         "pending_consents": sorted([list(pair) for pair in state.pending_consents]),
         "move_number": state.move_number,
-        "history": [_position_to_json(state, record) for record in _history_records(state)],
     }
+    if include_history:
+        data["history"] = [position_to_json(state, record) for record in _history_records(state)]
+    return data
 
 
 def state_from_json(data: Mapping[str, Any]) -> GoState:
@@ -60,7 +66,7 @@ def state_from_json(data: Mapping[str, Any]) -> GoState:
         alliances=_alliances_from_json(data["alliances"]),
         pending_consents=frozenset((first, second) for first, second in data["pending_consents"]),
         move_number=data["move_number"],
-        history=_history_from_json(data["history"], players),
+        history=_history_from_json(data.get("history", ()), players),
     )
 
 
@@ -78,7 +84,13 @@ def _history_records(state: GoState) -> list[PositionRecord]:
     return [record for records in state.history.values() for record in records]
 
 
-def _position_to_json(state: GoState, record: PositionRecord) -> dict[str, Any]:
+def history_records(state: GoState) -> list[PositionRecord]:
+    """Every position in the ko history, in the order the keys were first seen."""
+    return _history_records(state)
+
+
+def position_to_json(state: GoState, record: PositionRecord) -> dict[str, Any]:
+    """One history position: the board as a string of marks and the alliances."""
     marks = (_EMPTY_MARK, *(player.mark for player in state.players))
     return {
         "board": "".join(marks[code] for code in record.board),
