@@ -22,9 +22,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email import policy
-from email.message import EmailMessage, Message
+from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
-from email.utils import collapse_rfc2231_value
 from typing import Literal
 
 from bot.mail.charsets import DecodedText, decode_bytes
@@ -39,6 +38,7 @@ from bot.mail.headers import (
     unfold,
 )
 from bot.mail.html import convert_html, html_to_text
+from bot.mail.parts import part_type
 
 __all__ = [
     "MAX_BODY_CHARS",
@@ -234,7 +234,7 @@ def _walk(message: Message, *, include_enclosed: bool) -> Iterator[Message]:
         yield part
         if depth >= MAX_MIME_DEPTH:
             continue
-        if part.get_content_maintype() == "message" and not include_enclosed:
+        if part_type(part).maintype == "message" and not include_enclosed:
             continue
         stack.extend((child, depth + 1) for child in reversed(_children(part)))
 
@@ -254,7 +254,7 @@ def _body(message: Message) -> _Body:
         part = _body_part(message, include_enclosed=True)
     if part is None:
         return _unsplit_multipart_body(message)
-    if part.get_content_subtype() == "html":
+    if part_type(part).subtype == "html":
         return _html_body(part)
     return _plain_body(part)
 
@@ -266,10 +266,10 @@ def _unsplit_multipart_body(message: Message) -> _Body:
     author's words are in it.  Anything else without a text part has no body.
     """
     payload = message.get_payload()
-    if message.get_content_maintype() != "multipart" or not isinstance(payload, str):
+    if part_type(message).maintype != "multipart" or not isinstance(payload, str):
         return _Body("", "none")
     data = payload.encode("utf-8", errors="surrogateescape")
-    decoded = decode_bytes(data, message.get_content_charset(), where="multipart body")
+    decoded = decode_bytes(data, part_type(message).charset, where="multipart body")
     text, cap_defects = _capped(decoded.text, MAX_BODY_CHARS, "text body")
     defect = "multipart body without any part; its raw text used as the body"
     return _Body(text, "plain", (defect, *decoded.defects, *cap_defects))
@@ -284,18 +284,19 @@ def _body_part(message: Message, *, include_enclosed: bool) -> Message | None:
     the footer Mailman appends to an HTML post) is not taken for the body.
     """
     for part in _walk(message, include_enclosed=include_enclosed):
-        if _is_attachment(part) or part.get_content_maintype() != "text":
+        kind = part_type(part)
+        if kind.attachment or kind.maintype != "text":
             continue
-        if part.get_content_subtype() == "plain":
+        if kind.subtype == "plain":
             return part
-        if part.get_content_subtype() == "html":
+        if kind.subtype == "html":
             return _plain_alternative(message, part) or part
     return None
 
 
 def _plain_alternative(message: Message, html_part: Message) -> Message | None:
     for part in _walk(message, include_enclosed=True):
-        if part.get_content_type() != "multipart/alternative":
+        if part_type(part).content_type != "multipart/alternative":
             continue
         if any(child is html_part for child in _walk(part, include_enclosed=False)):
             plain = [child for child in _children(part) if _is_inline_plain(child)]
@@ -304,21 +305,16 @@ def _plain_alternative(message: Message, html_part: Message) -> Message | None:
 
 
 def _is_inline_plain(part: Message) -> bool:
-    return part.get_content_type() == "text/plain" and not _is_attachment(part)
-
-
-def _is_attachment(part: Message) -> bool:
-    if isinstance(part, EmailMessage):
-        return part.is_attachment()
-    return part.get_content_disposition() == "attachment"
+    kind = part_type(part)
+    return kind.content_type == "text/plain" and not kind.attachment
 
 
 def _payload_text(part: Message) -> DecodedText:
-    where = f"{part.get_content_type()} part"
+    where = f"{part_type(part).content_type} part"
     data = part.get_payload(decode=True)
     if not isinstance(data, bytes):
         return DecodedText("")
-    return decode_bytes(data, part.get_content_charset(), where=where)
+    return decode_bytes(data, part_type(part).charset, where=where)
 
 
 def _plain_body(part: Message) -> _Body:
@@ -339,10 +335,7 @@ def _html_body(part: Message) -> _Body:
 
 
 def _parameter(part: Message, name: str) -> str:
-    value = part.get_param(name)
-    if value is None:
-        return ""
-    return str(collapse_rfc2231_value(value)).strip().lower()
+    return part_type(part).params.get(name, "").strip().lower()
 
 
 def _capped(text: str, limit: int, what: str) -> tuple[str, tuple[str, ...]]:
