@@ -2,19 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import islice
 from pathlib import Path
+from typing import TypeVar
 
 from tqdm import tqdm
 
 from bot.app import App
 from bot.engine.scheduler import advance_clock
 from bot.engine.worker import QueueReport, process_queue
-from bot.ingress.ingest import IngestResult, ingest
+from bot.ingress.ingest import ArrivingPost, IngestResult, ingest, ingest_many
 from bot.ingress.replay import archive_posts, count_posts
 from bot.outbound.sender import DeliveryReport, deliver_pending
 from bot.outbound.transports import Transport
+
+# Posts of an archive stored per transaction: storing is idempotent, so a
+# replay cut short just stores the rest next time.
+STORE_BATCH = 500
+
+
+Item = TypeVar("Item")
+
+
+def batched(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    """Lists of ``size`` items (the last may be shorter); itertools has it from 3.12."""
+    iterator = iter(items)
+    while batch := list(islice(iterator, size)):
+        yield batch
 
 
 def store_message(app: App, raw: bytes, source: str, received_at: datetime) -> IngestResult:
@@ -58,11 +75,13 @@ def replay_archive(
     total = count_posts(path)
     stored = duplicates = 0
     with tqdm(total=total, desc="storing", unit="post", disable=not progress) as bar:
-        for post in archive_posts(path):
-            result = store_message(app, post.raw, "replay", post.received_at)
-            stored += result.stored
-            duplicates += not result.stored
-            bar.update()
+        for batch in batched(archive_posts(path), STORE_BATCH):
+            with app.session_factory.begin() as session:
+                arriving = [ArrivingPost(post.raw, post.received_at) for post in batch]
+                new = ingest_many(session, arriving, "replay")
+            stored += new
+            duplicates += len(batch) - new
+            bar.update(len(batch))
     with tqdm(total=stored, desc="judging", unit="post", disable=not progress) as bar:
         queue = process_queue(app.session_factory, app.services, progress=bar.update)
     advance_to(app, until or datetime.now(UTC))

@@ -8,12 +8,13 @@ is stored once and so processed once.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -66,3 +67,45 @@ def ingest(session: Session, raw: bytes, source: str, received_at: datetime) -> 
             raise
         return IngestResult(False, existing, message_id)
     return IngestResult(True, message.id, message_id)
+
+
+@dataclass(frozen=True)
+class ArrivingPost:
+    raw: bytes
+    received_at: datetime
+
+
+def ingest_many(session: Session, posts: Sequence[ArrivingPost], source: str) -> int:
+    """Store a batch of posts (an archive's) with one query and one insert.
+
+    Returns how many were new.  Same rules as ``ingest``: one row per
+    Message-ID, the first arrival kept.  A concurrent writer makes the bulk
+    insert fail on the unique Message-ID; the batch then falls back to
+    ``ingest`` post by post.
+    """
+    by_id: dict[str, ArrivingPost] = {}
+    for post in posts:
+        by_id.setdefault(message_id_of(post.raw), post)
+    known = set(session.scalars(select(Message.message_id).where(Message.message_id.in_(by_id))))
+    rows = [
+        {
+            "message_id": message_id,
+            "raw": post.raw,
+            "received_at": post.received_at,
+            "source": source,
+            "status": "queued",
+            "status_reason": "",
+            "sender": "",
+            "subject": "",
+        }
+        for message_id, post in by_id.items()
+        if message_id not in known
+    ]
+    if not rows:
+        return 0
+    try:
+        with session.begin_nested():
+            session.execute(insert(Message), rows)
+    except IntegrityError:
+        return sum(ingest(session, p.raw, source, p.received_at).stored for p in posts)
+    return len(rows)

@@ -49,9 +49,11 @@ def count_posts(path: Path) -> int:
 def _mbox_posts(path: Path) -> Iterator[ArchivedPost]:
     box = mailbox.mbox(str(path), create=False)
     for key in box.iterkeys():
-        from_line = box.get_message(key).get_from()
-        raw = box.get_bytes(key)
-        yield ArchivedPost(raw, _from_line_time(from_line) or _header_time(raw), str(key))
+        # The From_ line is the first line of the stored entry: reading it
+        # there avoids parsing the whole message to ask for it.
+        from_line, _, raw = box.get_bytes(key, from_=True).partition(b"\n")
+        moment = _from_line_time(from_line.decode("latin-1").removeprefix("From "))
+        yield ArchivedPost(raw, moment or _header_time(raw), str(key))
 
 
 def _maildir_posts(path: Path) -> Iterator[ArchivedPost]:

@@ -1,10 +1,11 @@
 """The sender: delivers committed outbox rows, once each, retrying with backoff.
 
-A row is claimed (status ``sending``) and committed before the transport is
-called, then marked ``sent``.  If the process dies between the relay's
-acceptance and that last commit, the row is left ``sending``; at start-up
-``recover_interrupted`` returns such rows to ``pending`` (the mail keeps its
-Message-ID, so a list or reader can recognise a rare duplicate).
+Rows are claimed (status ``sending``) and committed before the transport is
+called, then marked ``sent``, a batch at a time.  If the process dies between
+the relay's acceptance and that last commit, the rows are left ``sending``;
+at start-up ``recover_interrupted`` returns them to ``pending``.  The Maildir
+transport recognises a mail it already wrote by its Message-ID, so it
+delivers exactly once; through SMTP a rare duplicate keeps its Message-ID.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ log = logging.getLogger(__name__)
 
 BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_CAP = timedelta(hours=6)
+# Rows claimed, sent and marked together.  A crash mid-batch leaves its rows
+# "sending"; recover_interrupted sends them again (a Maildir recognises them
+# by Message-ID; through SMTP at most one batch may go out twice).
+BATCH_SIZE = 50
 
 
 @dataclass(frozen=True)
@@ -42,11 +47,14 @@ def deliver_pending(
     now: datetime | None = None,
 ) -> DeliveryReport:
     sent = deferred = failed = 0
-    for row_id in _due(session_factory, now or datetime.now(UTC)):
-        result = _deliver_one(session_factory, transport, sender, row_id, max_attempts)
-        sent += result == "sent"
-        deferred += result == "pending"
-        failed += result == "failed"
+    due = _due(session_factory, now or datetime.now(UTC))
+    for start in range(0, len(due), BATCH_SIZE):
+        for result in _deliver_batch(
+            session_factory, transport, sender, due[start : start + BATCH_SIZE], max_attempts
+        ):
+            sent += result == "sent"
+            deferred += result == "pending"
+            failed += result == "failed"
     return DeliveryReport(sent, deferred, failed)
 
 
@@ -61,36 +69,63 @@ def _due(session_factory: sessionmaker[Session], now: datetime) -> list[int]:
         )
 
 
-def _deliver_one(
+@dataclass(frozen=True)
+class _Claimed:
+    id: int
+    message_id: str
+    raw: bytes
+    recipients: list[str]
+    attempts: int
+
+
+def _deliver_batch(
     session_factory: sessionmaker[Session],
     transport: Transport,
     sender: str,
-    row_id: int,
+    row_ids: list[int],
     max_attempts: int,
-) -> str:
-    with session_factory.begin() as session:
-        claimed = _rows_changed(
+) -> list[str]:
+    """Claim the rows, send each, then mark the sent ones in one commit."""
+    results, sent_ids = [], []
+    for row in _claim(session_factory, row_ids):
+        try:
+            transport.send(row.raw, sender, row.recipients, row.message_id)
+        except (OSError, smtplib.SMTPException) as error:
+            results.append(
+                _record_failure(session_factory, row.id, row.attempts, max_attempts, error)
+            )
+            continue
+        sent_ids.append(row.id)
+        results.append("sent")
+    if sent_ids:
+        with session_factory.begin() as session:
             session.execute(
                 update(OutboxMessage)
-                .where(OutboxMessage.id == row_id, OutboxMessage.status == "pending")
-                .values(status="sending", attempts=OutboxMessage.attempts + 1)
+                .where(OutboxMessage.id.in_(sent_ids))
+                .values(status="sent", sent_at=datetime.now(UTC), last_error="")
             )
-        )
-        row = session.get(OutboxMessage, row_id)
-        assert row is not None
-        raw, recipients, attempts = row.raw, list(row.recipients), row.attempts
-        message_id = row.message_id
-    if not claimed:
-        return "skipped"
-    try:
-        transport.send(raw, sender, recipients, message_id)
-    except (OSError, smtplib.SMTPException) as error:
-        return _record_failure(session_factory, row_id, attempts, max_attempts, error)
+    return results
+
+
+def _claim(session_factory: sessionmaker[Session], row_ids: list[int]) -> list[_Claimed]:
     with session_factory.begin() as session:
-        row = session.get(OutboxMessage, row_id)
-        assert row is not None
-        row.status, row.sent_at, row.last_error = "sent", datetime.now(UTC), ""
-    return "sent"
+        session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id.in_(row_ids), OutboxMessage.status == "pending")
+            .values(status="sending", attempts=OutboxMessage.attempts + 1)
+        )
+        rows = session.execute(
+            select(
+                OutboxMessage.id,
+                OutboxMessage.message_id,
+                OutboxMessage.raw,
+                OutboxMessage.recipients,
+                OutboxMessage.attempts,
+            )
+            .where(OutboxMessage.id.in_(row_ids), OutboxMessage.status == "sending")
+            .order_by(OutboxMessage.id)
+        ).all()
+        return [_Claimed(r.id, r.message_id, r.raw, list(r.recipients), r.attempts) for r in rows]
 
 
 def _record_failure(
