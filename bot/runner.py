@@ -12,6 +12,7 @@ from typing import TypeVar
 from tqdm import tqdm
 
 from bot.app import App
+from bot.engine.prepare import ParallelPipeline
 from bot.engine.scheduler import advance_clock
 from bot.engine.worker import QueueReport, process_queue
 from bot.ingress.ingest import ArrivingPost, IngestResult, ingest, ingest_many
@@ -82,8 +83,11 @@ def replay_archive(
             stored += new
             duplicates += len(batch) - new
             bar.update(len(batch))
-    with tqdm(total=stored, desc="judging", unit="post", disable=not progress) as bar:
-        queue = process_queue(app.session_factory, app.services, progress=bar.update)
+    judging = tqdm(total=stored, desc="judging", unit="post", disable=not progress)
+    with judging as bar, ParallelPipeline(app.services.pipeline_settings) as pipeline:
+        queue = process_queue(
+            app.session_factory, app.services, progress=bar.update, pipeline=pipeline
+        )
     advance_to(app, until or datetime.now(UTC))
     delivery = deliver(app, transport)
     return ReplayReport(total, stored, duplicates, queue, delivery)

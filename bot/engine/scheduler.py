@@ -11,7 +11,7 @@ anyone can re-derive every roll from the archive.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session
 
@@ -31,6 +31,9 @@ def advance_clock(session: Session, services: Services, until: datetime) -> None
         open_nweek(session, services, services.clock.reading(until).nweek, until)
         return
     if until <= mark.handled_until:
+        return
+    if not _midnight_between(mark.handled_until, until):
+        mark.handled_until = until  # ntime events happen only at 00:00 UTC (rule 3 A)
         return
     for change in services.clock.nweek_changes_between(mark.handled_until, until):
         reveal_nweek(session, services, change.ended, change.instant)
@@ -76,3 +79,8 @@ def reveal_nweek(session: Session, services: Services, nweek: int, at: datetime)
             at,
         )
     )
+
+
+def _midnight_between(after: datetime, until: datetime) -> bool:
+    """Whether a 00:00 UTC falls in (after, until]."""
+    return after.astimezone(UTC).date() != until.astimezone(UTC).date()

@@ -35,9 +35,15 @@ class PostOutcome:
     effective_at: datetime  # when the actions took effect (rule 3 B)
 
 
-def process_message(session: Session, message: Message, services: Services) -> None:
-    """Run the pipeline on one stored message and record the rulings and reply."""
-    context = run_pipeline(message.raw, services.pipeline_settings)
+def process_message(
+    session: Session, message: Message, services: Services, prepared: PostContext | None = None
+) -> None:
+    """Run the pipeline on one stored message and record the rulings and reply.
+
+    ``prepared`` is the pipeline's result computed ahead (see
+    ``bot.engine.prepare``); it is the same as running the pipeline here.
+    """
+    context = prepared or run_pipeline(message.raw, services.pipeline_settings)
     _record_headers(message, context)
     if context.stop_reason is not None:
         _finish(message, "ignored", context.stop_reason)

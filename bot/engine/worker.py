@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, defer, sessionmaker
 
+from bot.engine.prepare import WINDOW, ParallelPipeline
 from bot.engine.scheduler import advance_clock
 from bot.engine.services import Services
 from bot.engine.unit import process_message
@@ -35,12 +36,19 @@ def process_queue(
     services: Services,
     limit: int | None = None,
     progress: Callable[[], object] | None = None,
+    pipeline: ParallelPipeline | None = None,
 ) -> QueueReport:
-    """Process queued messages oldest arrival first until none is left (or ``limit``)."""
+    """Process queued messages oldest arrival first until none is left (or ``limit``).
+
+    With ``pipeline``, the pure stages of the next posts run ahead in
+    another process while each post is judged here, in order.
+    """
     release_held(session_factory, services)
     processed = shunted = 0
     while limit is None or processed + shunted < limit:
-        outcome = process_next(session_factory, services)
+        if pipeline is not None and pipeline.in_flight < WINDOW // 2:
+            pipeline.submit(_upcoming(session_factory))
+        outcome = process_next(session_factory, services, pipeline)
         if outcome is None:
             break
         if progress is not None:
@@ -52,7 +60,22 @@ def process_queue(
     return QueueReport(processed, shunted)
 
 
-def process_next(session_factory: sessionmaker[Session], services: Services) -> bool | None:
+def _upcoming(session_factory: sessionmaker[Session]) -> list[tuple[int, bytes]]:
+    with session_factory() as session:
+        rows = session.execute(
+            select(Message.id, Message.raw)
+            .where(Message.status == "queued")
+            .order_by(Message.received_at, Message.id)
+            .limit(WINDOW)
+        ).all()
+        return [(row.id, row.raw) for row in rows]
+
+
+def process_next(
+    session_factory: sessionmaker[Session],
+    services: Services,
+    pipeline: ParallelPipeline | None = None,
+) -> bool | None:
     """Process the next queued message: True if done, False if shunted, None if none."""
     with session_factory() as session:
         with session.begin():
@@ -61,8 +84,9 @@ def process_next(session_factory: sessionmaker[Session], services: Services) -> 
                 return None
             message_pk = message.id
             try:
+                prepared = pipeline.take(message_pk) if pipeline is not None else None
                 advance_clock(session, services, message.received_at)
-                process_message(session, message, services)
+                process_message(session, message, services, prepared)
                 return True
             except Exception:  # a defect: keep the message and the evidence
                 session.rollback()
@@ -83,8 +107,10 @@ def release_held(session_factory: sessionmaker[Session], services: Services) -> 
 
 
 def _next_queued(session: Session) -> Message | None:
+    # The raw bytes are loaded only if used: a prepared post does not need them.
     return session.scalars(
         select(Message)
+        .options(defer(Message.raw))
         .where(Message.status == "queued")
         .order_by(Message.received_at, Message.id)
         .limit(1)

@@ -30,12 +30,20 @@ class GoAdapter:
         self.size = size
         self._record: GameRecord | None = None
         self._state: go.GoState | None = None
+        self._players: list[str] | None = None
         self.changed = False
+
+    @property
+    def players(self) -> list[str]:
+        """Active players' names in join order: the board's legend (1639 H)."""
+        if self._players is None:
+            self._players = [player.name for player in active_players(self.session)]
+        return self._players
 
     @property
     def state(self) -> go.GoState:
         if self._state is None:
-            self._record, self._state = load_game(self.session, self.size)
+            self._record, self._state = load_game(self.session, self.size, self.players)
         return self._state
 
     def apply(self, action: ParsedAction, turn: Turn) -> Ruling:
@@ -75,7 +83,8 @@ class GoAdapter:
     def changed_boards(self) -> tuple[Board, ...]:
         if not self.changed:
             return ()
-        return (Board(BOARD_TITLE, render(self.session, self.state)),)
+        self._players = None  # the post may have registered a player since
+        return (Board(BOARD_TITLE, go.render_board(self.state, self.players)),)
 
     def save(self) -> None:
         if not self.changed or self._state is None:
@@ -91,15 +100,16 @@ class GoAdapter:
         self._record.version += 1
 
 
-def load_game(session: Session, size: int) -> tuple[GameRecord | None, go.GoState]:
+def load_game(
+    session: Session, size: int, players: list[str]
+) -> tuple[GameRecord | None, go.GoState]:
     """The stored game, or a new one; every active player is in it, in join order."""
     record = session.scalar(select(GameRecord).where(GameRecord.name == GAME_NAME))
     if record is None:
         state = go.new_game(go.GoParameters(size=size))
     else:
         state = go.state_from_json(record.state)  # history: only what the JSON still holds
-    names = [player.name for player in active_players(session)]
-    return record, go.add_players(state, names)
+    return record, go.add_players(state, players)
 
 
 def position_rows(state: go.GoState) -> list[GoPosition]:
@@ -122,10 +132,6 @@ def occupancy_key(board: bytes) -> str:
     """Which points hold a stone, as hex: the lookup key of a ko check."""
     bits = "".join("1" if code else "0" for code in board)
     return format(int(bits, 2), "x")
-
-
-def render(session: Session, state: go.GoState) -> str:
-    return go.render_board(state, [player.name for player in active_players(session)])
 
 
 def describe_event(event: go.GoEvent, size: int) -> str:
@@ -155,7 +161,8 @@ def describe_event(event: go.GoEvent, size: int) -> str:
 
 
 def go_view(session: Session, services: Services) -> tuple[str, dict[str, Any]]:
-    _record, state = load_game(session, services.settings.go.size)
+    players = [player.name for player in active_players(session)]
+    _record, state = load_game(session, services.settings.go.size, players)
     size = state.parameters.size
     data = {
         "size": size,
@@ -165,4 +172,4 @@ def go_view(session: Session, services: Services) -> tuple[str, dict[str, Any]]:
         "marks": {record.name: record.mark for record in state.players},
         "moves": state.move_number,
     }
-    return render(session, state), data
+    return go.render_board(state, players), data

@@ -1,0 +1,72 @@
+"""Running the pure pipeline stages of upcoming posts in another process.
+
+Decoding, quote stripping and parsing depend on nothing but a post's bytes,
+so while the engine judges one post (database work, in order), the stages
+of the next posts can run on the machine's other core.  Used when a backlog
+is known, as in a replay; the results are the same ``PostContext`` the
+engine would compute itself, and a post not prepared in time is simply
+prepared inline.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import multiprocessing
+from collections.abc import Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
+from types import MappingProxyType, TracebackType
+from typing import Any, Self
+
+from bot.pipeline import PipelineSettings, PostContext, run_pipeline
+
+# How many posts ahead of the engine the other process may run.
+WINDOW = 64
+
+
+def _mapping_proxy(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
+    return MappingProxyType(items)
+
+
+# Decoded headers and parsed arguments are read-only mappings, which pickle
+# does not know how to send between processes.
+copyreg.pickle(MappingProxyType, lambda proxy: (_mapping_proxy, (dict(proxy),)))
+
+
+def _prepare(raw: bytes, settings: PipelineSettings) -> PostContext:
+    return run_pipeline(raw, settings)
+
+
+class ParallelPipeline:
+    def __init__(self, settings: PipelineSettings, workers: int = 1) -> None:
+        self.settings = settings
+        # "spawn": the parent may hold threads and database connections,
+        # which a forked child must not inherit.
+        self.pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+        )
+        self.pending: dict[int, Future[PostContext]] = {}
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exception_type: type[BaseException] | None,
+        exception: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.pool.shutdown(cancel_futures=True)
+
+    def submit(self, posts: Iterable[tuple[int, bytes]]) -> None:
+        for message_pk, raw in posts:
+            if message_pk not in self.pending:
+                self.pending[message_pk] = self.pool.submit(_prepare, raw, self.settings)
+
+    def take(self, message_pk: int) -> PostContext | None:
+        """The prepared context of a post, or None if it was not submitted."""
+        future = self.pending.pop(message_pk, None)
+        return None if future is None else future.result()
+
+    @property
+    def in_flight(self) -> int:
+        return len(self.pending)
