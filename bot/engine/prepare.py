@@ -11,13 +11,16 @@ prepared inline.
 from __future__ import annotations
 
 import copyreg
+import logging
 import multiprocessing
 from collections.abc import Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from types import MappingProxyType, TracebackType
 from typing import Any, Self
 
 from bot.pipeline import PipelineSettings, PostContext, run_pipeline
+
+log = logging.getLogger(__name__)
 
 # How many posts ahead of the engine the other process may run.
 WINDOW = 64
@@ -45,6 +48,7 @@ class ParallelPipeline:
             max_workers=workers, mp_context=multiprocessing.get_context("spawn")
         )
         self.pending: dict[int, Future[PostContext]] = {}
+        self.broken = False
 
     def __enter__(self) -> Self:
         return self
@@ -58,14 +62,37 @@ class ParallelPipeline:
         self.pool.shutdown(cancel_futures=True)
 
     def submit(self, posts: Iterable[tuple[int, bytes]]) -> None:
-        for message_pk, raw in posts:
-            if message_pk not in self.pending:
-                self.pending[message_pk] = self.pool.submit(_prepare, raw, self.settings)
+        if self.broken:
+            return
+        try:
+            for message_pk, raw in posts:
+                if message_pk not in self.pending:
+                    self.pending[message_pk] = self.pool.submit(_prepare, raw, self.settings)
+        except BrokenExecutor:
+            self._give_up("the preparing process died")
 
     def take(self, message_pk: int) -> PostContext | None:
-        """The prepared context of a post, or None if it was not submitted."""
+        """The prepared context of a post, or None: then the caller prepares it.
+
+        Any failure here (a dead process, or a defect the stages raised) is
+        left to the caller's own run of the stages, which raises the same
+        defect in this process, where it is shunted with its traceback.
+        """
         future = self.pending.pop(message_pk, None)
-        return None if future is None else future.result()
+        if future is None:
+            return None
+        try:
+            return future.result()
+        except BrokenExecutor:
+            self._give_up("the preparing process died")
+        except Exception:  # reproduced, and shunted, by the caller's own run
+            log.debug("preparing message %s failed; it is prepared inline", message_pk)
+        return None
+
+    def _give_up(self, why: str) -> None:
+        log.warning("%s; the remaining posts are prepared inline", why)
+        self.broken = True
+        self.pending.clear()
 
     @property
     def in_flight(self) -> int:
