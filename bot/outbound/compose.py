@@ -11,14 +11,17 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from email.message import EmailMessage
-from email.policy import SMTP, default
+from email.charset import QP, Charset
+from email.header import Header
+from email.message import Message as Message_
+from email.policy import compat32
 from email.utils import format_datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.rulings import Outcome, Ruling
 from bot.store.models import Message, OutboxMessage
 
+MAX_LINE = 998  # RFC 5322 2.1.1: longer lines must be encoded
 ALREADY_A_REPLY = re.compile(r"^(\[[^\]]*\]\s*)?re\s*:", re.IGNORECASE)
 
 if TYPE_CHECKING:
@@ -133,12 +136,16 @@ def _mail(
     kind: str,
     message_id: str,
     at: datetime,
-) -> EmailMessage:
+) -> Message_:
+    """The mail, built with compat32: setting a header through policy.SMTP
+    parses it again, which made composing cost more than judging the post.
+    Non-ASCII header text is RFC 2047-encoded explicitly.
+    """
     settings = services.settings.bot
-    mail = EmailMessage(policy=SMTP)
-    mail["From"] = f"{settings.name} <{settings.address}>"
+    mail = Message_(policy=compat32)
+    mail["From"] = _header_text("From", f"{settings.name} <{settings.address}>")
     mail["To"] = ", ".join(recipients)
-    mail["Subject"] = subject
+    mail["Subject"] = _header_text("Subject", subject)
     # The Date is the instant the ruling took effect (the post's arrival,
     # rule 3 B), which also makes a replayed archive write identical mails.
     mail["Date"] = format_datetime(at.astimezone(UTC))
@@ -146,12 +153,31 @@ def _mail(
     mail["X-Loop"] = settings.address
     mail["Auto-Submitted"] = "auto-replied" if kind == "ruling" else "auto-generated"
     mail["X-Nomicbot-Kind"] = kind
-    mail.set_content(body, charset="utf-8")
+    mail["MIME-Version"] = "1.0"
+    _set_body(mail, body)
     return mail
 
 
+def _header_text(name: str, value: str) -> str:
+    if value.isascii():
+        return value
+    # header_name lets the first encoded word share the line with the name.
+    return Header(value, "utf-8", header_name=name).encode()
+
+
+def _set_body(mail: Message_, body: str) -> None:
+    # Plain ASCII stays readable (7bit) in the archive; anything else is
+    # quoted-printable UTF-8, which every reader decodes.
+    if body.isascii() and all(len(line) <= MAX_LINE for line in body.splitlines()):
+        mail.set_payload(body, "us-ascii")
+        return
+    charset = Charset("utf-8")
+    charset.body_encoding = QP
+    mail.set_payload(body, charset)
+
+
 def _outbox_row(
-    mail: EmailMessage, kind: str, recipients: Sequence[str], reply_to_pk: int | None
+    mail: Message_, kind: str, recipients: Sequence[str], reply_to_pk: int | None
 ) -> OutboxMessage:
     now = datetime.now(UTC)
     return OutboxMessage(
@@ -159,7 +185,7 @@ def _outbox_row(
         in_reply_to_pk=reply_to_pk,
         kind=kind,
         recipients=list(recipients),
-        raw=mail.as_bytes(policy=default),  # LF; transports add CRLF for SMTP
+        raw=mail.as_bytes(),  # LF; transports add CRLF for SMTP
         status="pending",
         attempts=0,
         created_at=now,
