@@ -83,6 +83,9 @@ def run(context: click.Context) -> None:
     from bot.daemon import Daemon
 
     logging.getLogger().setLevel(logging.INFO)
+    # Their per-connection and per-migration chatter drowns the bot's own lines.
+    for noisy in ("alembic", "mail.log"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     settings = settings_from(context)
     app = build_app(settings)
     where = (
