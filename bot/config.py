@@ -58,6 +58,7 @@ class ImapSettings:
     host: str = "127.0.0.1"
     port: int = 143
     security: str = "plain"  # "plain", "starttls" or "tls"
+    ca_file: str = ""  # CA certificates to trust besides the system's (a private CA)
     username: str = ""
     password: str = ""
     folder: str = "INBOX"

@@ -59,14 +59,18 @@ class ImapPoller:
             settings.host,
             port=settings.port,
             ssl=settings.security == "tls",
-            ssl_context=ssl.create_default_context(),
+            ssl_context=self._tls_context(),
             timeout=60,
         )
         if settings.security == "starttls":
-            client.starttls(ssl.create_default_context())
+            client.starttls(self._tls_context())
         client.normalise_times = False  # keep INTERNALDATE's own time zone
         client.login(settings.username, settings.password)
         return client
+
+    def _tls_context(self) -> ssl.SSLContext:
+        # Certificates are always verified; ca_file adds a private CA.
+        return ssl.create_default_context(cafile=self.settings.ca_file or None)
 
     def poll_once(self) -> PollReport:
         """Connect, ingest everything new, log out."""

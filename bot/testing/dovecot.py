@@ -128,10 +128,59 @@ def choose_accounts() -> DovecotAccounts:
     )
 
 
-def render_config(root: Path, port: int, accounts: DovecotAccounts) -> str:
-    """Return a Dovecot 2.3 configuration for a loopback-only instance rooted at ``root``."""
+@dataclass(frozen=True)
+class TlsFiles:
+    """A self-signed certificate for 127.0.0.1 and its key (PEM files)."""
+
+    certificate: Path
+    key: Path
+    port: int  # the implicit-TLS (imaps) listener
+
+
+def make_certificate(folder: Path) -> tuple[Path, Path]:
+    """A throwaway self-signed certificate for 127.0.0.1 and localhost."""
+    certificate, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-keyout",
+            str(key),
+            "-out",
+            str(certificate),
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1,DNS:localhost",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    return certificate, key
+
+
+def render_config(
+    root: Path, port: int, accounts: DovecotAccounts, tls: TlsFiles | None = None
+) -> str:
+    """Return a Dovecot 2.3 configuration for a loopback-only instance rooted at ``root``.
+
+    With ``tls``, the plain listener offers STARTTLS and an imaps listener
+    speaks TLS from the start; plaintext logins stay allowed for the
+    other tests' plain connections.
+    """
     # Login processes chroot into base_dir by default, which only root may do.
     no_chroot = "" if accounts.master_is_root else "  chroot =\n"
+    ssl = (
+        f"ssl = yes\nssl_cert = <{tls.certificate}\nssl_key = <{tls.key}\n" if tls else "ssl = no\n"
+    )
+    imaps = f"address = {LOOPBACK}\n    port = {tls.port}" if tls else "port = 0"
     return f"""\
 # Written by bot.testing.dovecot for one test run; Dovecot 2.3 syntax.
 protocols = imap
@@ -139,8 +188,7 @@ listen = {LOOPBACK}
 base_dir = {root}/run
 state_dir = {root}/state
 log_path = {root}/dovecot.log
-ssl = no
-disable_plaintext_auth = no
+{ssl}disable_plaintext_auth = no
 auth_mechanisms = plain login
 auth_verbose = yes
 # A wrong password would otherwise stall the test that tries it for 2 s.
@@ -164,7 +212,7 @@ service imap-login {{
     port = {port}
   }}
   inet_listener imaps {{
-    port = 0
+    {imaps}
   }}
 {no_chroot}}}
 # Without its socket anvil keeps no per-IP failure count, so one test's
@@ -206,8 +254,10 @@ class DovecotServer(LoopbackServer):
 
     host = LOOPBACK
 
-    def __init__(self, *, start_timeout: float = 10.0) -> None:
+    def __init__(self, *, start_timeout: float = 10.0, tls: bool = False) -> None:
         self.start_timeout = start_timeout
+        self.use_tls = tls
+        self.tls: TlsFiles | None = None
         self._root: Path | None = None
         self._port = 0
         self._passwords: dict[str, str] = {}
@@ -227,7 +277,12 @@ class DovecotServer(LoopbackServer):
         self._port = free_loopback_port()
         self._prepare_directories(accounts)
         config = self.root / "dovecot.conf"
-        config.write_text(render_config(self.root, self._port, accounts), encoding="utf-8")
+        if self.use_tls:
+            certificate, key = make_certificate(self.root)
+            self.tls = TlsFiles(certificate, key, free_loopback_port())
+        config.write_text(
+            render_config(self.root, self._port, accounts, self.tls), encoding="utf-8"
+        )
         self._launch([str(binary), "-F", "-c", str(config)])
         self._wait_for_greeting()
 
