@@ -108,23 +108,21 @@ def _deliver_batch(
 
 
 def _claim(session_factory: sessionmaker[Session], row_ids: list[int]) -> list[_Claimed]:
+    """The rows of ``row_ids`` this call claimed: another sender may have taken some."""
     with session_factory.begin() as session:
-        session.execute(
+        claimed = session.execute(
             update(OutboxMessage)
             .where(OutboxMessage.id.in_(row_ids), OutboxMessage.status == "pending")
             .values(status="sending", attempts=OutboxMessage.attempts + 1)
-        )
-        rows = session.execute(
-            select(
+            .returning(
                 OutboxMessage.id,
                 OutboxMessage.message_id,
                 OutboxMessage.raw,
                 OutboxMessage.recipients,
                 OutboxMessage.attempts,
             )
-            .where(OutboxMessage.id.in_(row_ids), OutboxMessage.status == "sending")
-            .order_by(OutboxMessage.id)
         ).all()
+        rows = sorted(claimed, key=lambda row: row.id)
         return [_Claimed(r.id, r.message_id, r.raw, list(r.recipients), r.attempts) for r in rows]
 
 
