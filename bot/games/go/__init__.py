@@ -22,7 +22,8 @@ State (immutable)
 Moves (rule 1639 C); each returns ``MoveResult(state, events, counts_as_move)``
 or raises ``IllegalActionError`` / ``AmbiguousActionError``
     ``place_stone(state, context: MoveContext, point: Point,
-    capture_order: Sequence[DragonSelector] = ()) -> MoveResult``
+    capture_order: Sequence[DragonSelector] = (), *,
+    history: PositionHistory | None = None) -> MoveResult``
     ``consent_to_alliance(state, context, ally: PlayerId) -> MoveResult``
     ``break_alliance(state, context, ally: PlayerId) -> MoveResult``
     ``pass_move(state, context) -> MoveResult``
@@ -30,6 +31,20 @@ or raises ``IllegalActionError`` / ``AmbiguousActionError``
     ``StonePlaced``, ``DragonCaptured`` (``stones``, ``losses: StoneLoss``,
     ``shares: CaptureShare``), ``AllianceConsented``, ``AllianceFormed``,
     ``AllianceBroken``, ``Passed``.
+
+Ko (rule 1639 E)
+    ``PositionHistory`` (Protocol): ``positions_with(occupancy: bytes) ->
+    Iterable[PositionRecord]``, keyed by ``occupancy_key(board)``;
+    ``InMemoryHistory(positions)`` and ``history_of(state)`` serve
+    ``state.history``; ``is_equivalent(state, board, earlier) -> bool``,
+    ``equivalent_position(state, board, history) -> PositionRecord | None``.
+
+Ending and scoring (rule 1639 F, G)
+    ``game_should_end(state, at_checkpoint_period: int, nweek_periods: int = 3)
+    -> bool``; ``score_game(state) -> ScoreResult`` (``territories``,
+    ``totals: PlayerTotal``, ``nomic_points``); ``territories(state)``;
+    ``reset_game(state) -> GoState``.  ``GoState.last_move_was_pass`` and
+    ``GoState.stones_quiet_since`` carry what F needs.
 
 Dragons (rule 1639 D)
     ``dragons_at(state, point) -> tuple[Dragon, ...]``,
@@ -60,6 +75,12 @@ Readings of ambiguous text (each explained where it is implemented):
   Checking Period; the first consent is not a Move, the second is; captures
   follow alliance changes too, in the default order.  Players and consent
   targets join (get a mark) when first named.
+* Ko (``ko``): any previous position counts, set-up and alliance-Move
+  positions included; only placements are refused.
+* Ending, scoring, reset (``ending``): the game ends at the Checkpoint
+  closing period ``c`` when ``c`` minus the period of the last stone is at
+  least 3; Territories next to no stone score nothing; only positive totals
+  become Nomic points; reset also drops pending consents.
 * Display (``render``, ``marks``): indentation restored; "N points" literal;
   allies listed comma-separated in legend order, else "none"; marks are the
   capital initial unless it is a column letter, then lower case, then later
@@ -68,6 +89,15 @@ Readings of ambiguous text (each explained where it is implemented):
 
 from bot.games.go.capture import DragonSelector, divide_points
 from bot.games.go.dragons import Dragon
+from bot.games.go.ending import (
+    PlayerTotal,
+    ScoreResult,
+    Territory,
+    game_should_end,
+    reset_game,
+    score_game,
+    territories,
+)
 from bot.games.go.events import (
     AllianceBroken,
     AllianceConsented,
@@ -78,6 +108,13 @@ from bot.games.go.events import (
     Passed,
     StoneLoss,
     StonePlaced,
+)
+from bot.games.go.ko import (
+    InMemoryHistory,
+    PositionHistory,
+    equivalent_position,
+    history_of,
+    is_equivalent,
 )
 from bot.games.go.moves import (
     MoveContext,
@@ -119,9 +156,23 @@ from bot.games.go.state import (
     PositionRecord,
     add_players,
     new_game,
+    occupancy_key,
 )
 
 __all__ = [
+    "occupancy_key",
+    "is_equivalent",
+    "history_of",
+    "equivalent_position",
+    "PositionHistory",
+    "InMemoryHistory",
+    "territories",
+    "score_game",
+    "reset_game",
+    "game_should_end",
+    "Territory",
+    "ScoreResult",
+    "PlayerTotal",
     "B_NOMIC",
     "Alliance",
     "AllianceBroken",

@@ -44,6 +44,7 @@ from bot.games.go.events import (
     Passed,
     StonePlaced,
 )
+from bot.games.go.ko import PositionHistory, equivalent_position, history_of, ko_message
 from bot.games.go.points import Point, is_on_board, neighbour_table
 from bot.games.go.state import (
     Alliance,
@@ -79,6 +80,8 @@ def place_stone(
     context: MoveContext,
     point: Point,
     capture_order: Sequence[DragonSelector] = (),
+    *,
+    history: PositionHistory | None = None,
 ) -> MoveResult:
     """Place a Stone of ``context.player`` on the empty ``point`` (rule 1639 C.1).
 
@@ -88,6 +91,10 @@ def place_stone(
     off-board or occupied point, a second Move in the Checking Period, an Ally
     having made the most recent Move, or a Stone that would be immediately
     Captured; ``AmbiguousActionError`` for an unclear ``capture_order``.
+    Also raises ``IllegalActionError`` (rule 1639 E) if the board would be
+    equivalent to a previous position in ``history`` (default: the positions
+    kept in ``state.history``; a state loaded from storage has none, so the
+    engine passes its own).
     """
     player, where = context.player, _describe(state, point)
     state = add_players(state, (player,))
@@ -101,7 +108,9 @@ def place_stone(
     if board[point] == 0:
         message = _suicide_message(player, where, capture_order)
         raise IllegalActionError(message, rule=state.parameters.rule_capture)
+    _require_new_position(state, bytes(board), player, where, history)
     after = _next_state(state, players, number, bytes(board), captures)
+    after = replace(after, stones_quiet_since=context.checking_period)
     return MoveResult(after, (StonePlaced(player, point), *captures), counts_as_move=True)
 
 
@@ -159,8 +168,23 @@ def pass_move(state: GoState, context: MoveContext) -> MoveResult:
     state = add_players(state, (context.player,))
     _require_may_move(state, context, "pass")
     players, number = _players_after_move(state, context)
-    after = replace(state, players=players, move_number=number)
+    quiet_since = _quiet_since(state, context)
+    after = replace(
+        state,
+        players=players,
+        move_number=number,
+        last_move_was_pass=True,
+        stones_quiet_since=quiet_since,
+    )
     return MoveResult(after, (Passed(context.player),), counts_as_move=True)
+
+
+def _quiet_since(state: GoState, context: MoveContext) -> int:
+    # Rule 1639 F counts "nobody has placed a stone for more than an Nweek";
+    # before any stone of this game the count starts at its first Move.
+    if state.stones_quiet_since is None:
+        return context.checking_period
+    return state.stones_quiet_since
 
 
 def _alliance_changed(
@@ -179,7 +203,10 @@ def _alliance_changed(
     dead = dead_dragons_anywhere(board, friendship_of(players, alliances), neighbours)
     captures = _resolve(state, players, board, dead, (), None)
     after = _next_state(state, players, number, bytes(board), captures, alliances)
-    return MoveResult(replace(after, pending_consents=consents), (event, *captures), True)
+    after = replace(
+        after, pending_consents=consents, stones_quiet_since=_quiet_since(state, context)
+    )
+    return MoveResult(after, (event, *captures), True)
 
 
 def _captures_after_placement(
@@ -234,7 +261,8 @@ def _next_state(
 ) -> GoState:
     """The state after a Move: new board, Go Points of ``captures``, history."""
     alliances = state.alliances if alliances is None else alliances
-    history = with_position_recorded(state.history, PositionRecord(board, alliances))
+    record = PositionRecord(board, alliances, move_number=number)
+    history = with_position_recorded(state.history, record)
     scored = _with_scores(players, _score_changes(captures)) if captures else players
     return GoState(
         parameters=state.parameters,
@@ -306,6 +334,21 @@ def _require_empty(state: GoState, point: Point, player: PlayerId) -> None:
             f"by {owner}'s stone.",
             rule=_rule(state),
         )
+
+
+def _require_new_position(
+    state: GoState,
+    board: bytes,
+    player: PlayerId,
+    where: str,
+    history: PositionHistory | None,
+) -> None:
+    # Rule 1639 E (seed 004): Ko under alliances; see bot.games.go.ko.
+    history = history_of(state) if history is None else history
+    earlier = equivalent_position(state, board, history)
+    if earlier is not None:
+        message = ko_message(player, where, earlier)
+        raise IllegalActionError(message, rule=state.parameters.rule_ko)
 
 
 def _require_someone_else(state: GoState, player: PlayerId, ally: PlayerId) -> None:

@@ -27,6 +27,9 @@ class GoParameters:
     rule_moves: str = "1639 C"
     rule_capture: str = "1639 D"
     rule_display: str = "1639 H"
+    rule_ko: str = "1639 E"
+    rule_ending: str = "1639 F"
+    rule_scoring: str = "1639 G"
 
     def __post_init__(self) -> None:
         check_size(self.size)

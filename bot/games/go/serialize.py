@@ -42,6 +42,8 @@ def state_to_json(state: GoState, *, include_history: bool = True) -> dict[str, 
         "alliances": _alliances_to_json(state.alliances),
         "pending_consents": sorted([list(pair) for pair in state.pending_consents]),
         "move_number": state.move_number,
+        "last_move_was_pass": state.last_move_was_pass,
+        "stones_quiet_since": state.stones_quiet_since,
     }
     if include_history:
         data["history"] = [position_to_json(state, record) for record in _history_records(state)]
@@ -67,6 +69,10 @@ def state_from_json(data: Mapping[str, Any]) -> GoState:
         pending_consents=frozenset((first, second) for first, second in data["pending_consents"]),
         move_number=data["move_number"],
         history=_history_from_json(data.get("history", ()), players),
+        # Absent from JSON stored before rule 1639 F was implemented; the
+        # defaults say "no pass last, no stone period known yet".
+        last_move_was_pass=data.get("last_move_was_pass", False),
+        stones_quiet_since=data.get("stones_quiet_since"),
     )
 
 
@@ -90,12 +96,16 @@ def history_records(state: GoState) -> list[PositionRecord]:
 
 
 def position_to_json(state: GoState, record: PositionRecord) -> dict[str, Any]:
-    """One history position: the board as a string of marks and the alliances."""
+    """One history position: the board as a string of marks, the alliances and,
+    when known, the number of the Move after which it arose."""
     marks = (_EMPTY_MARK, *(player.mark for player in state.players))
-    return {
+    data: dict[str, Any] = {
         "board": "".join(marks[code] for code in record.board),
         "alliances": _alliances_to_json(record.alliances),
     }
+    if record.move_number is not None:
+        data["move_number"] = record.move_number
+    return data
 
 
 def _history_from_json(
@@ -106,5 +116,6 @@ def _history_from_json(
     for position in positions:
         board = bytes(codes[mark] for mark in position["board"])
         alliances = _alliances_from_json(position["alliances"])
-        history = with_position_recorded(history, PositionRecord(board, alliances))
+        record = PositionRecord(board, alliances, position.get("move_number"))
+        history = with_position_recorded(history, record)
     return history

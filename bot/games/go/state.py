@@ -46,11 +46,15 @@ class PositionRecord:
     """A board position together with the alliances in force at the time.
 
     Rule 1639 E compares positions "allied in either state", so the
-    alliances are kept with each position.
+    alliances are kept with each position.  ``move_number`` is the Move after
+    which the position arose (None when unknown, e.g. a set-up position); it
+    is only for messages, so it takes no part in equality: the same board and
+    alliances reached again are the same position.
     """
 
     board: bytes
     alliances: frozenset[Alliance]
+    move_number: int | None = field(default=None, compare=False)
 
 
 History = Mapping[bytes, tuple[PositionRecord, ...]]
@@ -65,6 +69,11 @@ class GoState:
     Rule 1639 E equivalence only swaps owners, never empties a point, so a ko
     check is one dictionary lookup plus a comparison with a handful of
     positions, not a scan of the whole game.
+
+    For rule 1639 F, ``last_move_was_pass`` says whether the most recent Move
+    was to Pass, and ``stones_quiet_since`` is the Checking Period of the most
+    recent stone placement (or, while no stone has been placed since the game
+    began, of the game's first Move; None before any Move).
     """
 
     parameters: GoParameters
@@ -74,6 +83,8 @@ class GoState:
     pending_consents: frozenset[tuple[PlayerId, PlayerId]] = frozenset()
     move_number: int = 0
     history: History = field(default_factory=dict, hash=False)
+    last_move_was_pass: bool = False
+    stones_quiet_since: int | None = None
 
     player_codes: Mapping[PlayerId, int] = field(init=False, repr=False, compare=False, hash=False)
 
