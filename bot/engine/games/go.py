@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -67,7 +67,8 @@ class GoAdapter:
 
     def _place(self, action: ParsedAction, context: go.MoveContext) -> go.MoveResult:
         point = self.state.parameters.parse_point(str(action.args["point"]))
-        return go.place_stone(self.state, context, point)
+        # Rule 1639 E: the ko check asks for earlier positions by occupancy.
+        return go.place_stone(self.state, context, point, history=StoredHistory(self))
 
     def _pass(self, action: ParsedAction, context: go.MoveContext) -> go.MoveResult:
         return go.pass_move(self.state, context)
@@ -112,6 +113,28 @@ def load_game(
     return record, go.add_players(state, players)
 
 
+class StoredHistory:
+    """The game's ko history (rule 1639 E): rows of ``go_position`` plus the
+    positions this post has made and not yet saved."""
+
+    def __init__(self, adapter: GoAdapter) -> None:
+        self.session = adapter.session
+        self.state = adapter.state
+
+    def positions_with(self, occupancy: bytes) -> Iterable[go.PositionRecord]:
+        yield from go.history_of(self.state).positions_with(occupancy)
+        codes = {".": 0} | {record.mark: code for code, record in enumerate(self.state.players, 1)}
+        rows = self.session.execute(
+            select(GoPosition.board, GoPosition.alliances, GoPosition.move_number).where(
+                GoPosition.game == GAME_NAME, GoPosition.occupancy == occupancy_key(occupancy)
+            )
+        )
+        for row in rows:
+            alliances = frozenset(frozenset(pair) for pair in row.alliances)
+            board = bytes(codes[mark] for mark in row.board)
+            yield go.PositionRecord(board, alliances, row.move_number)
+
+
 def position_rows(state: go.GoState) -> list[GoPosition]:
     rows = []
     for record in go.history_records(state):
@@ -119,7 +142,7 @@ def position_rows(state: go.GoState) -> list[GoPosition]:
         rows.append(
             GoPosition(
                 game=GAME_NAME,
-                move_number=state.move_number,
+                move_number=data.get("move_number", state.move_number),
                 occupancy=occupancy_key(record.board),
                 board=data["board"],
                 alliances=data["alliances"],
