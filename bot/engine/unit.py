@@ -20,7 +20,7 @@ from bot.engine.services import Services
 from bot.outbound.compose import compose_ruling_reply
 from bot.parser import NotUnderstood, ParsedAction
 from bot.pipeline import PostContext, run_pipeline
-from bot.store.models import ActionRecord, Message, OutboxMessage
+from bot.store.models import ActionRecord, Message
 
 # Actions a non-player may take (rule 14: becoming a player).
 OPEN_TO_ANYONE = frozenset({"roster.register"})
@@ -179,4 +179,4 @@ def _finish(message: Message, status: str, reason: str) -> None:
     message.processed_at = datetime.now(UTC)
 
 
-__all__ = ["OutboxMessage", "PostOutcome", "judge_post", "process_message"]
+__all__ = ["PostOutcome", "judge_post", "process_message"]

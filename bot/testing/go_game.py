@@ -92,10 +92,6 @@ SCRIPT: tuple[ScriptedPost, ...] = tuple(
     for number, (period, hours, author, body) in enumerate(MOVES, start=1)
 )
 
-# 22 Moves accepted (20 placements, 2 passes); the four marked above rejected.
-APPLIED_MOVES = 22
-REJECTED_MOVES = 4
-
 # The board after the game, by hand from the moves above (1639 H layout):
 # Alice's stones and Bob's stones, as the points each holds.
 FINAL_ALICE = frozenset({"E5", "A2", "B1", "E4", "E6", "D3", "D7", "C3", "C7", "H8"})
