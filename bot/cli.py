@@ -279,6 +279,68 @@ def shunted_requeue(context: click.Context, message: int | None, everything: boo
     click.echo(f"{count} message(s) re-queued; `nomicbot run` or `replay` processes them")
 
 
+@main.group("go")
+def go_group() -> None:
+    """Political Go administration: set-up stones, a point's history."""
+
+
+@go_group.command("setup")
+@click.argument("player")
+@click.argument("points", nargs=-1, required=True)
+@click.option("--at", "at_text", metavar="INSTANT", help="When (ISO 8601 UTC); default now.")
+@common_options
+@click.pass_context
+def go_setup(
+    context: click.Context, player: str, points: tuple[str, ...], at_text: str | None
+) -> None:
+    """Put PLAYER's stones on POINTS without a move (handicap stones, say).
+
+    Example: nomicbot go setup Black d4 q16 q4
+    """
+    from bot.app import build_app
+    from bot.engine.go_admin import setup_stones
+    from bot.games.errors import ActionError
+
+    app = build_app(settings_from(context))
+    at = _instant(at_text) if at_text else datetime.now(UTC)
+    with app.session_factory() as session:
+        try:
+            summary = setup_stones(session, app.services, player, points, at)
+        except (ActionError, ValueError) as error:
+            raise click.ClickException(str(error)) from None
+        session.commit()
+    click.echo(summary)
+
+
+@go_group.command("history")
+@click.argument("point")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@common_options
+@click.pass_context
+def go_history(context: click.Context, point: str, as_json: bool) -> None:
+    """Which posts placed, captured or changed the stone on POINT (e.g. q16)."""
+    from dataclasses import asdict
+
+    from bot.app import build_app
+    from bot.engine.go_admin import point_history
+
+    app = build_app(settings_from(context))
+    with app.session_factory() as session:
+        events = point_history(session, point)
+    if as_json:
+        rows = [asdict(event) | {"occurred_at": event.occurred_at.isoformat()} for event in events]
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    for event in events:
+        by = f" by {', '.join(event.by)}" if event.by else ""
+        game = f"game {event.game_number}, " if event.game_number else ""
+        click.echo(
+            f"{event.occurred_at:%Y-%m-%d %H:%M} UTC  {game}{event.change}: {event.owner}'s stone"
+            f"{by}  <{event.message_id}>  {event.player}: {event.text}"
+        )
+    click.echo(f"{len(events)} change(s) to {point}", err=True)
+
+
 @main.command("verify-dice")
 @click.argument("archive", type=click.Path(exists=True, path_type=Path))
 @common_options

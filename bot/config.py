@@ -99,7 +99,28 @@ class PlayerEntry:
 
 @dataclass(frozen=True)
 class GoSettings:
-    size: int = 9
+    """Political Go: which rule set, and the numbers a proposal may change.
+
+    ``rules`` "B" is B Nomic's rule 1639 (seed 004), "A" A Nomic's rules
+    365-377 (seed 002).  ``size`` 0 means the rule set's own (9 for B, 19 for
+    A); the other keys are rule set A's: the Go Consul (365), the hours of
+    rule 368's limit, rule 374's purchase base, rule 377's sale price, and
+    whether a placement uses up a Reserve Stone (see docs/readings.md).
+    """
+
+    rules: str = "B"
+    size: int = 0
+    consul: str = ""
+    move_interval_hours: int = 19
+    purchase_base: int = 5
+    sale_price: int = 1
+    placement_uses_reserve: bool = False
+
+    @property
+    def board_size(self) -> int:
+        if self.size:
+            return self.size
+        return 19 if self.rules == "A" else 9
 
 
 @dataclass(frozen=True)
@@ -193,8 +214,18 @@ def _validate(settings: Settings) -> None:
         raise ConfigError(
             f"[bot] master_secret must be at least {MINIMUM_SECRET_BYTES * 2} hex digits"
         )
+    _validate_go(settings.go)
     if settings.bot.reply_to not in {"list", "sender"}:
         raise ConfigError('[bot] reply_to must be "list" or "sender"')
+
+
+def _validate_go(go: GoSettings) -> None:
+    if go.rules not in {"A", "B"}:
+        raise ConfigError('[go] rules must be "A" (A Nomic 365-377) or "B" (B Nomic 1639)')
+    if go.size and not 2 <= go.size <= 26:
+        raise ConfigError("[go] size must be from 2 to 26 (0: the rule set's own)")
+    if go.move_interval_hours < 0 or go.purchase_base < 1 or go.sale_price < 0:
+        raise ConfigError("[go] move_interval_hours, purchase_base and sale_price must be positive")
 
 
 def _is_hex_of_at_least(text: str, length: int) -> bool:

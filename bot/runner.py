@@ -61,6 +61,11 @@ class ReplayReport:
     delivery: DeliveryReport
 
 
+# Starting the preparing process costs about half a second, which only an
+# archive of some hundreds of posts wins back (bench/pipeline.py).
+PARALLEL_FROM = 500
+
+
 def replay_archive(
     app: App,
     path: Path,
@@ -84,10 +89,14 @@ def replay_archive(
             duplicates += len(batch) - new
             bar.update(len(batch))
     judging = tqdm(total=stored, desc="judging", unit="post", disable=not progress)
-    with judging as bar, ParallelPipeline(app.services.pipeline_settings) as pipeline:
-        queue = process_queue(
-            app.session_factory, app.services, progress=bar.update, pipeline=pipeline
-        )
+    with judging as bar:
+        if stored < PARALLEL_FROM:
+            queue = process_queue(app.session_factory, app.services, progress=bar.update)
+        else:
+            with ParallelPipeline(app.services.pipeline_settings) as pipeline:
+                queue = process_queue(
+                    app.session_factory, app.services, progress=bar.update, pipeline=pipeline
+                )
     advance_to(app, until or datetime.now(UTC))
     delivery = deliver(app, transport)
     return ReplayReport(total, stored, duplicates, queue, delivery)

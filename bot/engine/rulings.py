@@ -54,6 +54,7 @@ class Ruling:
     reason: str = ""  # why it was rejected or not taken
     rule: str = ""  # the rule the ruling rests on, e.g. "1639 C"
     draws: tuple[Mapping[str, Any], ...] = field(default=())
+    effects: tuple[Mapping[str, Any], ...] = field(default=())  # what it changed, as data
 
     @property
     def rule_label(self) -> str:
@@ -68,8 +69,11 @@ def applied(
     summary: str,
     rule: str = "",
     draws: tuple[Mapping[str, Any], ...] = (),
+    effects: tuple[Mapping[str, Any], ...] = (),
 ) -> Ruling:
-    return Ruling(turn.position, action, args, text, Outcome.APPLIED, summary, "", rule, draws)
+    return Ruling(
+        turn.position, action, args, text, Outcome.APPLIED, summary, "", rule, draws, effects
+    )
 
 
 def rejected(

@@ -38,7 +38,40 @@ def advance_clock(session: Session, services: Services, until: datetime) -> None
     for change in services.clock.nweek_changes_between(mark.handled_until, until):
         reveal_nweek(session, services, change.ended, change.instant)
         open_nweek(session, services, change.begun, change.instant)
+        end_quiet_go_game(session, services, change.begun, change.instant)
     mark.handled_until = until
+
+
+def end_quiet_go_game(session: Session, services: Services, nweek: int, at: datetime) -> None:
+    """A Nomic rule 365: a game ends when a whole nweek passed with no stone placed."""
+    if services.settings.go.rules != "A":
+        return
+    from bot.engine.games.go_anomic import AnomicGoAdapter, describe_end
+
+    adapter = AnomicGoAdapter(session, services)
+    before = adapter.state
+    seed = dice.nweek_seed(services.master_secret, nweek)
+    result = adapter.at_nweek_start(nweek, at, seed)
+    if result is None:
+        return
+    adapter.save()
+    draws = [draw.describe() for draw in adapter.last_draws]
+    session.add(
+        compose_report(
+            services,
+            "go-end",
+            f"{nweek}-{before.game_number}",
+            f"[go] Game {before.game_number} of Political Go ended",
+            "go/end.txt.j2",
+            {
+                "report": describe_end(result, before),
+                "draws": draws,
+                "context": f"nweek-{nweek}-go-end",
+                "nweek": nweek + 1,
+            },
+            at,
+        )
+    )
 
 
 def open_nweek(session: Session, services: Services, nweek: int, at: datetime) -> None:

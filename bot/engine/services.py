@@ -25,11 +25,17 @@ class Services:
         """Fresh adapters for one post: each loads its state from ``session``."""
         from bot.engine.games.dice import DiceAdapter
         from bot.engine.games.go import GoAdapter
+        from bot.engine.games.go_anomic import AnomicGoAdapter
         from bot.engine.games.roster import RosterAdapter
 
+        go: GameAdapter = (
+            AnomicGoAdapter(session, self)
+            if self.settings.go.rules == "A"
+            else GoAdapter(session, self.settings.go.board_size)
+        )
         adapters: tuple[GameAdapter, ...] = (
             RosterAdapter(session, self.settings.bot.accept_registrations),
             DiceAdapter(session, self),
-            GoAdapter(session, self.settings.go.size),
+            go,
         )
         return {adapter.prefix: adapter for adapter in adapters}

@@ -167,6 +167,7 @@ def _record_rulings(
                 reason=ruling.reason,
                 rule=ruling.rule,
                 draws=[dict(draw) for draw in ruling.draws],
+                effects=[dict(effect) for effect in ruling.effects],
                 ntime=label,
                 occurred_at=outcome.effective_at,
             )

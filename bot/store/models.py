@@ -126,6 +126,9 @@ class ActionRecord(Base):
     reason: Mapped[str] = mapped_column(Text, default="")
     rule: Mapped[str] = mapped_column(String(50), default="")
     draws: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # What the action changed, as data for queries such as "which post placed
+    # or captured the stone on q16": [{"game": "go", "point": "q16", ...}].
+    effects: Mapped[list[Any]] = mapped_column(JSON, default=list)
     ntime: Mapped[str] = mapped_column(String(60), default="")
     occurred_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
@@ -208,3 +211,25 @@ class ClockMark(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     handled_until: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class LedgerEntry(Base):
+    """One change to what a player holds (points, ...), append-only.
+
+    A balance is the sum of a player's entries in one currency.  Every entry
+    names what caused it: the post (``message_pk``) and the rule, or an
+    administrator's command (``source`` "admin").
+    """
+
+    __tablename__ = "ledger_entry"
+    __table_args__ = (Index("ix_ledger_entry_player_currency", "player_id", "currency"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    currency: Mapped[str] = mapped_column(String(50))  # "points", ...
+    amount: Mapped[int] = mapped_column(Integer)  # positive: gained; negative: spent
+    message_pk: Mapped[int | None] = mapped_column(ForeignKey("message.id"), nullable=True)
+    source: Mapped[str] = mapped_column(String(20))  # "post", "admin" or "scheduler"
+    rule: Mapped[str] = mapped_column(String(50), default="")
+    note: Mapped[str] = mapped_column(Text, default="")
+    occurred_at: Mapped[datetime] = mapped_column(UtcDateTime())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from bot.engine.players import active_players, find_player_by_name
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.games import go
-from bot.games.errors import ActionError
+from bot.games.errors import ActionError, IllegalActionError
 from bot.parser import ParsedAction
 from bot.store.models import GameRecord, GoPosition
 
@@ -20,6 +20,11 @@ if TYPE_CHECKING:
 
 GAME_NAME = "go"
 BOARD_TITLE = "Political Go (rule 1639 H)"
+UNKNOWN_UNDER_1639 = (
+    "this game is played under B Nomic's rule 1639, whose Moves are placing a Stone, "
+    "forming or breaking an Alliance, and passing; it has no Stones to buy, give, sell "
+    "or withdraw offers of"
+)
 
 
 class GoAdapter:
@@ -48,22 +53,39 @@ class GoAdapter:
 
     def apply(self, action: ParsedAction, turn: Turn) -> Ruling:
         assert turn.player is not None, "the engine only passes players' actions"
+        # Rule 1639 B forms an alliance by two consents, so A Nomic's words
+        # "offer" and "accept" are consents here, and "declare war" a break.
         moves: dict[str, Callable[[ParsedAction, go.MoveContext], go.MoveResult]] = {
             "go.place": self._place,
             "go.pass": self._pass,
             "go.ally": self._ally,
+            "go.offer": self._ally,
+            "go.accept": self._ally,
             "go.break_alliance": self._break,
+            "go.war": self._break,
         }
         context = go.MoveContext(turn.player.name, turn.checking_period)
         try:
-            result = moves[action.action](action, context)
+            move = moves.get(action.action)
+            if move is None:
+                raise IllegalActionError(UNKNOWN_UNDER_1639, rule="1639 C")
+            before = self.state
+            result = move(action, context)
         except ActionError as error:
             return rejected(
                 action.action, action.args, action.text, turn, error.message, error.rule
             )
         self._state, self.changed = result.state, True
         summary = "; ".join(describe_event(event, self.size) for event in result.events)
-        return applied(action.action, action.args, action.text, turn, summary, rule="1639 C")
+        return applied(
+            action.action,
+            action.args,
+            action.text,
+            turn,
+            summary,
+            rule="1639 C",
+            effects=tuple(point_effects(result.events, before)),
+        )
 
     def _place(self, action: ParsedAction, context: go.MoveContext) -> go.MoveResult:
         point = self.state.parameters.parse_point(str(action.args["point"]))
@@ -80,6 +102,22 @@ class GoAdapter:
     def _break(self, action: ParsedAction, context: go.MoveContext) -> go.MoveResult:
         ally = find_player_by_name(self.session, str(action.args["player"]))
         return go.break_alliance(self.state, context, ally.name)
+
+    @property
+    def game_number(self) -> int | None:
+        return None  # rule 1639 keeps one game going, reset in place (1639 G)
+
+    def set_up(self, owner: str, points: Sequence[str]) -> list[str]:
+        """Put ``owner``'s stones on ``points`` without a Move, and save."""
+        parameters = self.state.parameters
+        stones = {parameters.parse_point(point): owner for point in points}
+        occupied = [parameters.format_point(point) for point in stones if self.state.board[point]]
+        if occupied:
+            raise ValueError(f"{', '.join(occupied)} already occupied")
+        # ``with_stones`` sets the whole board: keep the stones already there.
+        self._state, self.changed = go.with_stones(self.state, self.state.stones | stones), True
+        self.save()
+        return [parameters.format_point(point) for point in stones]
 
     def changed_boards(self) -> tuple[Board, ...]:
         if not self.changed:
@@ -151,6 +189,31 @@ def position_rows(state: go.GoState) -> list[GoPosition]:
     return rows
 
 
+def point_effects(events: Iterable[go.GoEvent], before: go.GoState) -> list[dict[str, Any]]:
+    """Which points a Move changed, for ``nomicbot go history``."""
+    size = before.parameters.size
+    effects: list[dict[str, Any]] = []
+    for event in events:
+        if isinstance(event, go.StonePlaced):
+            where = go.format_point(event.point, size)
+            effects.append(
+                {"game": GAME_NAME, "point": where, "change": "placed", "owner": event.player}
+            )
+        elif isinstance(event, go.DragonCaptured):
+            capturers = [share.player for share in event.shares]
+            effects.extend(
+                {
+                    "game": GAME_NAME,
+                    "point": go.format_point(stone, size),
+                    "change": "captured",
+                    "owner": before.owner_at(stone),
+                    "by": capturers,
+                }
+                for stone in sorted(event.stones)
+            )
+    return effects
+
+
 def occupancy_key(board: bytes) -> str:
     """Which points hold a stone, as hex: the lookup key of a ko check."""
     bits = "".join("1" if code else "0" for code in board)
@@ -184,10 +247,15 @@ def describe_event(event: go.GoEvent, size: int) -> str:
 
 
 def go_view(session: Session, services: Services) -> tuple[str, dict[str, Any]]:
+    if services.settings.go.rules == "A":
+        from bot.engine.games.go_anomic import view
+
+        return view(session, services)
     players = [player.name for player in active_players(session)]
-    _record, state = load_game(session, services.settings.go.size, players)
+    _record, state = load_game(session, services.settings.go.board_size, players)
     size = state.parameters.size
     data = {
+        "rules": "B",
         "size": size,
         "stones": {go.format_point(point, size): owner for point, owner in state.stones.items()},
         "alliances": sorted(sorted(pair) for pair in state.alliances),

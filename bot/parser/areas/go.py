@@ -1,4 +1,8 @@
-"""Transformer and triggers for grammar/go.lark: Political Go, rule 1639 (seed 004)."""
+"""Transformer and triggers for grammar/go.lark: Political Go.
+
+Rule 1639 of seed 004 (B Nomic) and rules 365-377 of seed 002 (A Nomic) share
+one grammar; the engine judges each action under the rule set the game uses.
+"""
 
 from __future__ import annotations
 
@@ -39,6 +43,36 @@ class GoTransformer(CommonTransformer):
     def break_alliance(self, children: list[str]) -> ActionReading:
         return ActionReading("go.break_alliance", {"player": children[0]})
 
+    def possessive(self, children: list[Token]) -> str:
+        # "Bob's" names Bob.
+        return str(children[0])[:-2]
+
+    def offer(self, children: list[str]) -> ActionReading:
+        return ActionReading("go.offer", {"player": children[0]})
+
+    def accept(self, children: list[str]) -> ActionReading:
+        return ActionReading("go.accept", {"player": children[0]})
+
+    def withdraw(self, children: list[str]) -> ActionReading:
+        return ActionReading("go.withdraw", {"player": children[0]})
+
+    def war(self, children: list[str]) -> ActionReading:
+        return ActionReading("go.war", {"player": children[0]})
+
+    def stones(self, children: list[int | Token]) -> int:
+        # "a stone" is one; "3 stones" and "three stones" are counted.
+        counts = [child for child in children if isinstance(child, int)]
+        return counts[0] if counts else 1
+
+    def purchase(self, children: list[int]) -> ActionReading:
+        return ActionReading("go.purchase", {"count": children[0]})
+
+    def transfer(self, children: list[int | str]) -> ActionReading:
+        return ActionReading("go.transfer", {"count": children[0], "player": children[1]})
+
+    def sell(self, children: list[int]) -> ActionReading:
+        return ActionReading("go.sell", {"count": children[0]})
+
 
 AREA = Area(
     namespace="go",
@@ -53,6 +87,11 @@ AREA = Area(
         r"consent\s+to",
         r"break\s+(?:off\s+)?(?:(?:my|the|our|an)\s+)?alliance",
         r"dissolve\s+(?:(?:my|the|our|an)\s+)?alliance",
+        r"(?:offer|propose)\s+(?:an?\s+)?alliance",
+        "accept",
+        r"(?:withdraw|retract|revoke)\s+(?:my|the|an?)\s+(?:alliance|offer)",
+        r"declare\s+war",
+        r"(?:purchase|buy|sell|transfer|give)\s+(?:an?|\d+|\w+)\s+(?:(?:reserve|captured)\s+)?(?:go\s+)?stones?",
     ),
     terminals={"POINT": "a point such as G3"},
     problems={

@@ -1,0 +1,660 @@
+"""Go moves of A Nomic's Political Go (rules 367-369, seed 002), pure.
+
+Rule 368 lists five moves: place a stone, offer an alliance, declare war on
+an ally, accept an alliance, withdraw an offer.  Each function here takes the
+state and a ``MoveContext`` and returns a ``MoveResult`` or raises
+``IllegalActionError`` naming the rule.  There is no pass: rule 368 has none,
+so a player who does not want to move simply makes no move.
+
+Readings of the rules, as a fair referee would take them (also in
+``docs/readings.md``):
+
+* Dragons (367) are maximal sets of stones on connected vertices whose owners
+  are pairwise the same player or allies: the same definition as B Nomic's
+  1639 D, so ``bot.games.go.dragons`` computes them; with non-transitive
+  alliances one stone can lie in several Dragons.
+* A Dragon is *friendly* to a player when all its stones are that player's
+  or eir allies'; otherwise it is unfriendly ("enemy", 368 b).
+* 368 b looks at the Dragons the placement forms: the friendly ones through
+  the new stone, and the unfriendly ones next to it that lose their last
+  Liberty.  A placement that leaves a friendly one without Liberties is legal
+  only if it also leaves such an unfriendly one without Liberties.
+* 368 c "never place two stones consecutively": the most recent stone placed
+  on the board in this game must not be the mover's.
+* The 19-hour limit counts every move except accepting and withdrawing; two
+  limited moves less than ``move_interval`` apart, in either order, are
+  refused (posts are judged in arrival order, which may differ from their
+  dates).
+* 368.2 "any other move": an offer is void once the offeree makes any move
+  other than accepting that offer, withdrawing and accepting other offers
+  included.  Offers are to a Go player who is not already an ally, and a
+  player may not offer to emself.
+* Capture (369) follows every move, and takes every Dragon without Liberties
+  that is unfriendly to the mover, all at once.  A Dragon friendly to the
+  mover and without Liberties (possible after a war, or under 368 b's
+  exception) stays until another player moves.  Stones in two captured
+  Dragons are divided with the first (lowest vertex) of them.
+* Division (369): the owners of stones next to the Dragon, other than stones
+  captured in the same move, rank by how many such stones they have; whole
+  rounds give everyone one Stone each, and the last, partial round goes down
+  the ranking, with a recorded random order (``Shuffler``) only for the
+  players tied across its cut.  Captured Stones become the capturer's
+  Captured Stones (rule 373) and count for eir Go score (370).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import NoReturn, Protocol, TypeVar
+
+from bot.games.errors import IllegalActionError
+from bot.games.go.anomic.events import (
+    AllianceAccepted,
+    AllianceOffered,
+    AnomicEvent,
+    DragonCaptured,
+    OffersVoided,
+    OfferWithdrawn,
+    StonePlaced,
+    StoneShare,
+    WarDeclared,
+)
+from bot.games.go.anomic.state import (
+    AnomicParameters,
+    AnomicState,
+    GoPlayer,
+    add_players,
+    quick_replace,
+    with_player,
+)
+from bot.games.go.anomic.superko import BoardHistory, stone_key
+from bot.games.go.dragons import (
+    Dragon,
+    all_dragons,
+    dead_group_of,
+    dragons_through,
+    has_liberty,
+)
+from bot.games.go.points import Point, neighbour_table
+from bot.games.go.state import PlayerId
+
+Item = TypeVar("Item")
+
+
+class Shuffler(Protocol):
+    """A recorded random source (``bot.games.dice.DrawSource`` is one)."""
+
+    def shuffle(self, items: Sequence[Item], purpose: str) -> list[Item]: ...
+
+
+@dataclass(frozen=True)
+class MoveContext:
+    """Who moves, when (seconds since the epoch), and in which nweek."""
+
+    player: PlayerId
+    at: int
+    nweek: int = 0
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    state: AnomicState
+    events: tuple[AnomicEvent, ...]
+
+
+def place_stone(
+    state: AnomicState,
+    context: MoveContext,
+    point: Point,
+    *,
+    history: BoardHistory | None = None,
+    draws: Shuffler | None = None,
+) -> MoveResult:
+    """Rule 368.1: place a stone on ``point``, then capture (369).
+
+    ``history`` holds configurations not in ``state.positions`` (the
+    engine's stored ones); ``draws`` breaks rule 369's ties and may be None
+    only when no tie needs breaking (``ValueError`` otherwise).
+    """
+    parameters = state.parameters
+    if not 0 <= point < len(state.board):
+        raise ValueError(f"point {point} is off the board")
+    player = context.player
+    if state.board[point]:
+        _refuse_occupied(state, player, point)
+    if player not in state.player_codes:
+        state = add_players(state, [player])
+    code = state.player_codes[player]
+    _check_placement_allowed(state, state.players[code - 1], context, point)
+    neighbours = neighbour_table(parameters.size)
+    board = bytearray(state.board)
+    board[point] = code
+    # Without Alliances every Dragon is a plain group; with nothing left
+    # breathless by earlier moves, only the groups next to the stone can die.
+    plain = not state.alliances and not state.breathless
+    if plain:
+        doomed = _doomed_groups(board, point, code, neighbours)
+    else:
+        doomed = _doomed_dragons(state, board, point, code, neighbours)
+    if doomed is None:
+        raise IllegalActionError(
+            f"{player} cannot place a stone at {parameters.format_point(point)}: it would form "
+            "a friendly Dragon with no liberties without also forming an enemy Dragon with none",
+            rule="368 b",
+        )
+    key = state.key ^ stone_key(point, code)
+    players = state.players
+    captures: tuple[AnomicEvent, ...] = ()
+    if doomed:
+        players, captures, key = _captured(state, board, doomed, key, draws)
+    final = bytes(board)
+    _check_superko(state, history, key, final, player, point)
+    if plain:
+        # 368 b let the stone stand only with a Liberty (369 freed one if it
+        # captured), and no other group lost one, so none is left breathless.
+        breathless = state.breathless
+    else:
+        breathless = _breathless(board, state.breathless | {point}, state.friendship, neighbours)
+    players = _mover_moved(players, code, context, parameters)
+    return MoveResult(
+        _placed(state, context, final, key, players, breathless),
+        _placement_events(player, point, parameters.placement_uses_reserve) + captures,
+    )
+
+
+def offer_alliance(
+    state: AnomicState, context: MoveContext, offeree: PlayerId, *, draws: Shuffler | None = None
+) -> MoveResult:
+    """Rule 368.2: offer an alliance to an enemy, named."""
+    player = context.player
+    state = add_players(state, [player])
+    if offeree == player:
+        raise IllegalActionError(f"{player} cannot offer an alliance to emself", rule="368")
+    if not (state.has_player(offeree) and state.record_of(offeree).is_go_player):
+        raise IllegalActionError(
+            f"{offeree} is not a Go player (players become Go players by making a Go move), "
+            f"so {player} cannot offer em an alliance",
+            rule="365",
+        )
+    if state.are_allies(player, offeree):
+        raise IllegalActionError(
+            f"{player} and {offeree} are already allies; alliances are offered to enemies",
+            rule="368",
+        )
+    if (player, offeree) in state.offers:
+        raise IllegalActionError(
+            f"{player} has already offered an alliance to {offeree}, and the offer is open",
+            rule="368",
+        )
+    _check_interval(state, state.record_of(player), context, f"offer an alliance to {offeree}")
+    state = _mark_limited_move(state, player, context)
+    events: list[AnomicEvent] = []
+    state = _void_offers_to(state, player, events)
+    state = replace(state, offers=state.offers | {(player, offeree)})
+    events.append(AllianceOffered(player, offeree))
+    return _after_move(state, context, events, draws, alliances_changed=False)
+
+
+def accept_alliance(
+    state: AnomicState, context: MoveContext, offerer: PlayerId, *, draws: Shuffler | None = None
+) -> MoveResult:
+    """Rule 368.4: accept an open offer; not limited by the 19 hours."""
+    player = context.player
+    state = add_players(state, [player])
+    if (offerer, player) not in state.offers:
+        raise IllegalActionError(
+            f"{player} has no open alliance offer from {offerer} to accept (an offer is "
+            "void once its offeree makes another move, or once it is withdrawn)",
+            rule="368",
+        )
+    events: list[AnomicEvent] = []
+    state = _void_offers_to(state, player, events, keep=offerer)
+    offers = state.offers - {(offerer, player), (player, offerer)}
+    state = replace(
+        state, offers=offers, alliances=state.alliances | {frozenset((player, offerer))}
+    )
+    state = with_player(state, replace(state.record_of(player), is_go_player=True))
+    events.append(AllianceAccepted(player, offerer))
+    return _after_move(state, context, events, draws, alliances_changed=True)
+
+
+def withdraw_offer(
+    state: AnomicState, context: MoveContext, offeree: PlayerId, *, draws: Shuffler | None = None
+) -> MoveResult:
+    """Rule 368.5: withdraw an open offer; not limited by the 19 hours."""
+    player = context.player
+    state = add_players(state, [player])
+    if (player, offeree) not in state.offers:
+        accepted = state.are_allies(player, offeree)
+        reason = "it was accepted" if accepted else "there is none open"
+        raise IllegalActionError(
+            f"{player} cannot withdraw an alliance offer to {offeree}: {reason}", rule="368.5"
+        )
+    events: list[AnomicEvent] = []
+    state = _void_offers_to(state, player, events)
+    state = replace(state, offers=state.offers - {(player, offeree)})
+    state = with_player(state, replace(state.record_of(player), is_go_player=True))
+    events.append(OfferWithdrawn(player, offeree))
+    return _after_move(state, context, events, draws, alliances_changed=False)
+
+
+def declare_war(
+    state: AnomicState, context: MoveContext, ally: PlayerId, *, draws: Shuffler | None = None
+) -> MoveResult:
+    """Rule 368.3: declare war on an ally; eir Stones are no longer friendly."""
+    player = context.player
+    state = add_players(state, [player])
+    if not state.are_allies(player, ally):
+        raise IllegalActionError(
+            f"{player} cannot declare war on {ally}: they are not allies", rule="368.3"
+        )
+    _check_interval(state, state.record_of(player), context, f"declare war on {ally}")
+    state = _mark_limited_move(state, player, context)
+    events: list[AnomicEvent] = []
+    state = _void_offers_to(state, player, events)
+    state = replace(state, alliances=state.alliances - {frozenset((player, ally))})
+    events.append(WarDeclared(player, ally))
+    return _after_move(state, context, events, draws, alliances_changed=True)
+
+
+def divide_stones(
+    count: int,
+    adjacent: Sequence[tuple[PlayerId, int]],
+    draws: Shuffler | None,
+    purpose: str,
+) -> tuple[tuple[StoneShare, ...], tuple[PlayerId, ...]]:
+    """Rule 369's division of ``count`` stones; also the tie order drawn, if any.
+
+    ``adjacent`` is (player, adjacent stones), in any order.
+    """
+    if not adjacent:
+        return (), ()
+    ranked = sorted(adjacent, key=lambda entry: (-entry[1], entry[0]))
+    rounds, remainder = divmod(count, len(ranked))
+    tie_order: tuple[PlayerId, ...] = ()
+    if remainder and ranked[remainder - 1][1] == ranked[remainder][1]:
+        tied_count = ranked[remainder][1]
+        tied = [name for name, stones in ranked if stones == tied_count]
+        if draws is None:
+            raise ValueError(f"{purpose}: a tie needs a random draw and none was given")
+        tie_order = tuple(draws.shuffle(tied, purpose))
+        first = next(index for index, entry in enumerate(ranked) if entry[1] == tied_count)
+        counts = dict(ranked)
+        ranked[first : first + len(tied)] = [(name, counts[name]) for name in tie_order]
+    shares = tuple(
+        StoneShare(name, stones, rounds + (1 if rank < remainder else 0))
+        for rank, (name, stones) in enumerate(ranked)
+    )
+    return shares, tie_order
+
+
+def next_move_time(record: GoPlayer, interval: int) -> int | None:
+    """When ``record``'s player may next make a limited move (None: now)."""
+    if record.last_limited_move_at is None:
+        return None
+    return record.last_limited_move_at + interval
+
+
+def _refuse_occupied(state: AnomicState, player: PlayerId, point: Point) -> NoReturn:
+    raise IllegalActionError(
+        f"{player} cannot place a stone at {state.parameters.format_point(point)}: a stone of "
+        f"{state.owner_at(point)} is there (a vertex holds a single Stone, and stones go on "
+        "unoccupied vertices)",
+        rule="368",
+    )
+
+
+def _check_placement_allowed(
+    state: AnomicState, record: GoPlayer, context: MoveContext, point: Point
+) -> None:
+    """Rule 368's 19 hours, 368 c and (when placements use them) rule 376's Reserve."""
+    parameters = state.parameters
+    if _too_soon(record, context, parameters.move_interval):
+        _check_interval(
+            state, record, context, f"place a stone at {parameters.format_point(point)}"
+        )
+    if state.last_placer == record.name:
+        raise IllegalActionError(
+            f"{record.name} cannot place a stone at {parameters.format_point(point)}: the last "
+            "stone placed was eirs, and a Go player may never place two stones consecutively",
+            rule="368 c",
+        )
+    if parameters.placement_uses_reserve and record.reserve < 1:
+        raise IllegalActionError(
+            f"{record.name} has no Reserve Stone to place at {parameters.format_point(point)} "
+            "(buy one first: rule 374)",
+            rule="376",
+        )
+
+
+def _doomed_groups(
+    board: bytearray, point: Point, code: int, neighbours: Sequence[tuple[Point, ...]]
+) -> list[Dragon] | None:
+    """Rules 368 b and 369 when every Dragon is a plain group (no Alliances).
+
+    The enemy groups next to the new stone on ``point`` left without
+    Liberties (to capture), or None when 368 b refuses the placement: the
+    stone's own group would have none and no enemy group dies.
+    """
+    doomed: list[Dragon] = []
+    breathing = False
+    for other in neighbours[point]:
+        stone = board[other]
+        if not stone:
+            breathing = True
+        elif stone != code and not (doomed and _within_any(other, doomed)):
+            group = dead_group_of(board, other, neighbours)
+            if group is not None:
+                doomed.append(group)
+    if doomed or breathing or dead_group_of(board, point, neighbours) is None:
+        return doomed
+    return None
+
+
+def _within_any(point: Point, dragons: list[Dragon]) -> bool:
+    return any(point in dragon for dragon in dragons)
+
+
+def _doomed_dragons(
+    state: AnomicState,
+    board: bytearray,
+    point: Point,
+    code: int,
+    neighbours: Sequence[tuple[Point, ...]],
+) -> list[Dragon] | None:
+    """Rules 368 b and 369 in general: like ``_doomed_groups``, for any Dragons.
+
+    Besides the unfriendly Dragons next to the stone, those left breathless
+    by earlier moves die too (but do not count for 368 b's exception).
+    """
+    friendship = state.friendship
+    own = dragons_through(board, point, friendship, neighbours)
+    own_dead = [dragon for dragon in own if not has_liberty(board, dragon, neighbours)]
+    enemy_dead = _dead_unfriendly(
+        board, _stones_next_to(board, point, neighbours, code), code, friendship, neighbours
+    )
+    if own_dead and not enemy_dead:
+        return None
+    leftover = _dead_unfriendly(board, state.breathless, code, friendship, neighbours)
+    return _unique(enemy_dead + leftover)
+
+
+def _captured(
+    state: AnomicState, board: bytearray, doomed: list[Dragon], key: int, draws: Shuffler | None
+) -> tuple[tuple[GoPlayer, ...], tuple[AnomicEvent, ...], int]:
+    """Rule 369 on ``board``: the players' records, the capture events, the new key."""
+    players = list(state.players)
+    events: list[AnomicEvent] = []
+    key = _capture(board, doomed, players, key, draws, state, events)
+    return tuple(players), tuple(events), key
+
+
+def _check_superko(
+    state: AnomicState,
+    history: BoardHistory | None,
+    key: int,
+    board: bytes,
+    player: PlayerId,
+    point: Point,
+) -> None:
+    """Rule 368 a: the board after the placement must not repeat an earlier one."""
+    repeated = state.positions.earlier(key, board)
+    if repeated is None and history is not None:
+        repeated = history.earlier(key, board)
+    if repeated is None:
+        return
+    when = "the start of the game" if repeated.move_number == 0 else f"move {repeated.move_number}"
+    raise IllegalActionError(
+        f"{player} cannot place a stone at {state.parameters.format_point(point)}: the board "
+        f"would repeat its configuration after {when}",
+        rule="368 a",
+    )
+
+
+def _mover_moved(
+    players: tuple[GoPlayer, ...], code: int, context: MoveContext, parameters: AnomicParameters
+) -> tuple[GoPlayer, ...]:
+    """``players`` with the placer's record after the placement (365, 368, 376)."""
+    mover = players[code - 1]
+    changes = {"is_go_player": True, "last_limited_move_at": context.at}
+    if parameters.placement_uses_reserve:
+        changes["reserve"] = mover.reserve - 1
+    moved = quick_replace(mover, changes)
+    return (*players[: code - 1], moved, *players[code:])
+
+
+def _placed(
+    state: AnomicState,
+    context: MoveContext,
+    board: bytes,
+    key: int,
+    players: tuple[GoPlayer, ...],
+    breathless: frozenset[Point],
+) -> AnomicState:
+    """The state after a placement, with the new board recorded for 368 a."""
+    move_number = state.move_number + 1
+    started = state.started_nweek if state.started_nweek is not None else context.nweek
+    changes = {
+        "board": board,
+        "players": players,
+        "last_placer": context.player,
+        "last_placement_nweek": context.nweek,
+        "breathless": breathless,
+        "key": key,
+        "move_number": move_number,
+        "started_nweek": started,
+        # _check_superko has just looked the board up and not found it.
+        "positions": state.positions.with_new_board(board, key, move_number),
+    }
+    return quick_replace(state, changes)
+
+
+@functools.lru_cache(maxsize=4096)
+def _placement_events(
+    player: PlayerId, point: Point, from_reserve: bool
+) -> tuple[AnomicEvent, ...]:
+    # Events are frozen values, so every placement alike can share one tuple.
+    return (StonePlaced(player, point, from_reserve),)
+
+
+def _too_soon(record: GoPlayer, context: MoveContext, interval: int) -> bool:
+    """Rule 368: another limited move less than ``interval`` from eir last, either way."""
+    last = record.last_limited_move_at
+    return last is not None and abs(context.at - last) < interval
+
+
+def _check_interval(state: AnomicState, record: GoPlayer, context: MoveContext, doing: str) -> None:
+    interval = state.parameters.move_interval
+    last = record.last_limited_move_at
+    if last is None or not _too_soon(record, context, interval):
+        return
+    hours = interval / 3600
+    raise IllegalActionError(
+        f"{record.name} cannot {doing}: eir last Go move was at {_utc(last)}, and a Go player "
+        f"may make no more than one Go move within {hours:g} hours (the next is allowed from "
+        f"{_utc(last + interval)})",
+        rule="368",
+    )
+
+
+def _utc(seconds: int) -> str:
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _mark_limited_move(state: AnomicState, player: PlayerId, context: MoveContext) -> AnomicState:
+    record = replace(state.record_of(player), is_go_player=True, last_limited_move_at=context.at)
+    return with_player(state, record)
+
+
+def _void_offers_to(
+    state: AnomicState, player: PlayerId, events: list[AnomicEvent], keep: PlayerId | None = None
+) -> AnomicState:
+    voided = sorted(
+        offerer for offerer, offeree in state.offers if offeree == player and offerer != keep
+    )
+    if not voided:
+        return state
+    events.append(OffersVoided(player, tuple(voided)))
+    return replace(
+        state,
+        offers=frozenset(
+            offer for offer in state.offers if offer[0] not in voided or offer[1] != player
+        ),
+    )
+
+
+def _after_move(
+    state: AnomicState,
+    context: MoveContext,
+    events: list[AnomicEvent],
+    draws: Shuffler | None,
+    *,
+    alliances_changed: bool,
+) -> MoveResult:
+    """Rule 369 after a move that places no stone, then record the position."""
+    neighbours = neighbour_table(state.parameters.size)
+    friendship = state.friendship
+    board = bytearray(state.board)
+    code = state.player_codes[context.player]
+    if alliances_changed:
+        dead = [
+            dragon
+            for dragon in all_dragons(board, friendship, neighbours)
+            if not has_liberty(board, dragon, neighbours)
+        ]
+    else:
+        dead = _dead_dragons(board, state.breathless, friendship, neighbours)
+    unfriendly = [dragon for dragon in dead if _is_unfriendly(board, dragon, code, friendship)]
+    players = list(state.players)
+    key = _capture(board, unfriendly, players, state.key, draws, state, events)
+    remaining = frozenset(min(dragon) for dragon in dead if dragon not in unfriendly)
+    breathless = _breathless(board, remaining, friendship, neighbours)
+    moved = replace(state, board=bytes(board), players=tuple(players), breathless=breathless)
+    return _finish(moved, context, key, events)
+
+
+def _finish(
+    state: AnomicState, context: MoveContext, key: int, events: list[AnomicEvent]
+) -> MoveResult:
+    move_number = state.move_number + 1
+    started = state.started_nweek if state.started_nweek is not None else context.nweek
+    positions = state.positions.with_board(state.board, key, move_number)
+    return MoveResult(
+        replace(
+            state, key=key, move_number=move_number, started_nweek=started, positions=positions
+        ),
+        tuple(events),
+    )
+
+
+def _capture(
+    board: bytearray,
+    dragons: Sequence[Dragon],
+    players: list[GoPlayer],
+    key: int,
+    draws: Shuffler | None,
+    state: AnomicState,
+    events: list[AnomicEvent],
+) -> int:
+    """Remove ``dragons`` from ``board`` (369), update ``players``; the new key."""
+    if not dragons:
+        return key
+    neighbours = neighbour_table(state.parameters.size)
+    doomed = frozenset().union(*dragons)
+    taken: set[Point] = set()
+    for dragon in sorted(dragons, key=min):
+        stones = dragon - taken
+        if not stones:
+            continue
+        taken |= stones
+        adjacent = Counter(
+            board[other]
+            for other in {o for point in dragon for o in neighbours[point]}
+            if board[other] and other not in doomed
+        )
+        named = [(players[code - 1].name, count) for code, count in adjacent.items()]
+        where = state.parameters.format_point(min(dragon))
+        shares, tie_order = divide_stones(
+            len(stones), named, draws, f"rule 369 tie for the Dragon at {where}"
+        )
+        losses = Counter(players[board[point] - 1].name for point in stones)
+        for share in shares:
+            index = state.player_codes[share.player] - 1
+            record = players[index]
+            players[index] = replace(
+                record,
+                captured=record.captured + share.stones,
+                captures=record.captures + share.stones,
+            )
+        events.append(
+            DragonCaptured(frozenset(stones), tuple(sorted(losses.items())), shares, tie_order)
+        )
+    for point in taken:
+        key ^= stone_key(point, board[point])
+        board[point] = 0
+    return key
+
+
+def _stones_next_to(
+    board: bytearray, point: Point, neighbours: Sequence[tuple[Point, ...]], code: int
+) -> list[Point]:
+    return [other for other in neighbours[point] if board[other] and board[other] != code]
+
+
+def _dead_dragons(
+    board: bytearray,
+    points: Iterable[Point],
+    friendship: Sequence[frozenset[int]],
+    neighbours: Sequence[tuple[Point, ...]],
+) -> list[Dragon]:
+    """Dragons without Liberties through any stone on ``points``."""
+    found: list[Dragon] = []
+    for point in points:
+        if not board[point]:
+            continue
+        for dragon in dragons_through(board, point, friendship, neighbours):
+            if dragon not in found and not has_liberty(board, dragon, neighbours):
+                found.append(dragon)
+    return found
+
+
+def _dead_unfriendly(
+    board: bytearray,
+    points: Iterable[Point],
+    code: int,
+    friendship: Sequence[frozenset[int]],
+    neighbours: Sequence[tuple[Point, ...]],
+) -> list[Dragon]:
+    return [
+        dragon
+        for dragon in _dead_dragons(board, points, friendship, neighbours)
+        if _is_unfriendly(board, dragon, code, friendship)
+    ]
+
+
+def _is_unfriendly(
+    board: bytearray | bytes, dragon: Dragon, code: int, friendship: Sequence[frozenset[int]]
+) -> bool:
+    friends = friendship[code]
+    return any(board[point] not in friends for point in dragon)
+
+
+def _breathless(
+    board: bytearray,
+    points: Iterable[Point],
+    friendship: Sequence[frozenset[int]],
+    neighbours: Sequence[tuple[Point, ...]],
+) -> frozenset[Point]:
+    return frozenset(min(dragon) for dragon in _dead_dragons(board, points, friendship, neighbours))
+
+
+def _unique(dragons: list[Dragon]) -> list[Dragon]:
+    seen: list[Dragon] = []
+    for dragon in dragons:
+        if dragon not in seen:
+            seen.append(dragon)
+    return seen

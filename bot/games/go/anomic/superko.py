@@ -1,0 +1,146 @@
+"""Positional superko for A Nomic's rule 368 a (seed 002), without a scan.
+
+"Stones may not be placed so as to repeat a previous Board configuration."
+A Board configuration is which Stone (whose) stands on which vertex, so this
+is *positional* superko: alliances play no part, unlike B Nomic's 1639 E.
+
+Each board has a 64-bit Zobrist key, the XOR of one fixed number per
+(vertex, owner code).  A placement changes the key by a few XORs, so the
+check is one dictionary lookup; on a hit the boards themselves are compared,
+so a key collision can never refuse a legal move.  The numbers come from
+BLAKE2b of the vertex and code: fixed forever, so keys stored by the engine
+stay valid across versions and machines.
+
+``PositionLog`` is the in-state history: an append-only log shared between a
+state and its successors (each state knows how much of it is its own), so
+recording a position costs O(1) instead of copying the history per move.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+MAXIMUM_POINTS = 26 * 26
+
+
+@functools.cache
+def _codes_table(code: int) -> tuple[int, ...]:
+    return tuple(
+        int.from_bytes(hashlib.blake2b(f"{point}.{code}".encode(), digest_size=8).digest(), "big")
+        for point in range(MAXIMUM_POINTS)
+    )
+
+
+def stone_key(point: int, code: int) -> int:
+    """The Zobrist number of a stone of board code ``code`` on ``point``."""
+    return _codes_table(code)[point]
+
+
+def board_key(board: bytes | bytearray) -> int:
+    """The Zobrist key of a whole board (0 for the empty board)."""
+    key = 0
+    for point, code in enumerate(board):
+        if code:
+            key ^= _codes_table(code)[point]
+    return key
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """Where a repeated configuration was seen: after ``move_number`` (0: the start)."""
+
+    move_number: int
+
+
+class BoardHistory(Protocol):
+    """Earlier configurations of this game, looked up by Zobrist key."""
+
+    def earlier(self, key: int, board: bytes) -> Earlier | None:
+        """The first time ``board`` (whose key is ``key``) was on the Go Board, if ever."""
+        ...
+
+
+class PositionLog:
+    """Every configuration of the current game, in order; persistent.
+
+    ``with_board`` returns a new log and leaves this one unchanged as far as
+    anyone can observe: the underlying lists are shared and only appended to,
+    and each log reads only its first ``len(self)`` entries.
+    """
+
+    __slots__ = ("_entries", "_index", "_length")
+
+    def __init__(self) -> None:
+        self._entries: list[tuple[int, bytes, int]] = []
+        self._index: dict[int, list[int]] = {}
+        self._length = 0
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __iter__(self) -> Iterator[tuple[int, bytes, int]]:
+        """(key, board, move_number) of every configuration, oldest first."""
+        return iter(self._entries[: self._length])
+
+    def earlier(self, key: int, board: bytes) -> Earlier | None:
+        for position in self._index.get(key, ()):
+            if position < self._length and self._entries[position][1] == board:
+                return Earlier(self._entries[position][2])
+        return None
+
+    def with_board(self, board: bytes, key: int | None = None, move_number: int = 0) -> PositionLog:
+        """This log plus ``board`` (its key computed when not given); itself if already seen."""
+        board = bytes(board)
+        key = board_key(board) if key is None else key
+        if self.earlier(key, board) is not None:
+            return self
+        return self.with_new_board(board, key, move_number)
+
+    def with_new_board(self, board: bytes, key: int, move_number: int) -> PositionLog:
+        """This log plus ``board``, which the caller has just looked up and not found.
+
+        The placement hot path uses this to skip a second lookup.
+        """
+        entry = (key, board, move_number)
+        # Built without __init__: its fresh list and dict would be thrown away.
+        successor = PositionLog.__new__(PositionLog)
+        if len(self._entries) == self._length:
+            successor._entries, successor._index = self._entries, self._index
+        else:  # another successor already appended here: branch off a copy
+            successor._entries, successor._index = [], {}
+            for old in self._entries[: self._length]:
+                successor._append(old)
+        successor._append(entry)
+        return successor
+
+    def _append(self, entry: tuple[int, bytes, int]) -> None:
+        positions = self._index.get(entry[0])
+        if positions is None:
+            self._index[entry[0]] = [len(self._entries)]
+        else:  # a Zobrist collision, or a board seen on another branch of the log
+            positions.append(len(self._entries))
+        self._entries.append(entry)
+        self._length = len(self._entries)
+
+
+@dataclass(frozen=True)
+class CombinedHistory:
+    """Several histories asked in turn (the engine's stored one, then the state's)."""
+
+    parts: tuple[BoardHistory, ...]
+
+    def earlier(self, key: int, board: bytes) -> Earlier | None:
+        for part in self.parts:
+            found = part.earlier(key, board)
+            if found is not None:
+                return found
+        return None
+
+
+def histories(*parts: BoardHistory | None) -> BoardHistory:
+    present: Iterable[BoardHistory] = (part for part in parts if part is not None)
+    return CombinedHistory(tuple(present))
