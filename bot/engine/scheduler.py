@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from sqlalchemy.orm import Session
 
 from bot.engine.services import Services
-from bot.games import dice
+from bot.games import dice, go
 from bot.outbound.compose import compose_report
 from bot.store.models import ClockMark, DiceSeed
 
@@ -35,11 +35,37 @@ def advance_clock(session: Session, services: Services, until: datetime) -> None
     if not _midnight_between(mark.handled_until, until):
         mark.handled_until = until  # ntime events happen only at 00:00 UTC (rule 3 A)
         return
+    for checkpoint in services.clock.checkpoints_between(mark.handled_until, until):
+        end_finished_go_game(session, services, checkpoint.ending.index, checkpoint.instant)
     for change in services.clock.nweek_changes_between(mark.handled_until, until):
         reveal_nweek(session, services, change.ended, change.instant)
         open_nweek(session, services, change.begun, change.instant)
         end_quiet_go_game(session, services, change.begun, change.instant)
     mark.handled_until = until
+
+
+def end_finished_go_game(session: Session, services: Services, period: int, at: datetime) -> None:
+    """B Nomic rule 1639 F and G: end, score and reset the game at a Checkpoint."""
+    if services.settings.go.rules != "B":
+        return
+    from bot.engine.games.go import GoAdapter, describe_score
+
+    adapter = GoAdapter(session, services.settings.go.board_size)
+    before = adapter.state
+    if not go.game_should_end(before, period):
+        return
+    result = adapter.end_game(at)
+    session.add(
+        compose_report(
+            services,
+            "go-end",
+            f"period-{period}",
+            "[go] The game of Political Go ended (rule 1639 F)",
+            "go/end.txt.j2",
+            {"report": describe_score(before, result), "draws": [], "context": "", "nweek": 0},
+            at,
+        )
+    )
 
 
 def end_quiet_go_game(session: Session, services: Services, nweek: int, at: datetime) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bot.engine import ledger
 from bot.engine.players import active_players, find_player_by_name
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.games import go
@@ -103,6 +105,24 @@ class GoAdapter:
         ally = find_player_by_name(self.session, str(action.args["player"]))
         return go.break_alliance(self.state, context, ally.name)
 
+    def end_game(self, at: datetime) -> go.ScoreResult:
+        """Rule 1639 G: score, credit the Nomic points, reset the board; saved."""
+        result = go.score_game(self.state)
+        for player, points in result.nomic_points.items():
+            ledger.record(
+                self.session,
+                find_player_by_name(self.session, player).id,
+                "points",
+                points,
+                occurred_at=at,
+                source="scheduler",
+                rule="1639 G",
+                note="Political Go: positive Go Points at the end of the game",
+            )
+        self._state, self.changed = go.reset_game(self.state), True
+        self.save()
+        return result
+
     @property
     def game_number(self) -> int | None:
         return None  # rule 1639 keeps one game going, reset in place (1639 G)
@@ -187,6 +207,23 @@ def position_rows(state: go.GoState) -> list[GoPosition]:
             )
         )
     return rows
+
+
+def describe_score(before: go.GoState, result: go.ScoreResult) -> str:
+    """The report of a game ended by rule 1639 F and scored by 1639 G."""
+    lines = [
+        "The most recent Move was a Pass and no stone was placed for more than an nweek,",
+        "so the game of Political Go has ended (rule 1639 F).  Scores (rule 1639 G):",
+        "",
+    ]
+    for total in result.totals:
+        lines.append(
+            f"  {total.player}: Go Score {total.go_score} + territory {total.territory_points}"
+            f" = {total.total}; Nomic points gained: {total.nomic_points}"
+        )
+    lines += ["", "The final board:", "", go.render_board(before, [p.name for p in before.players])]
+    lines.append("The board, the alliances and every Go Score are now reset (rule 1639 G).")
+    return "\n".join(lines)
 
 
 def point_effects(events: Iterable[go.GoEvent], before: go.GoState) -> list[dict[str, Any]]:
