@@ -33,6 +33,7 @@ class PostOutcome:
     not_understood: tuple[NotUnderstood, ...]
     boards: tuple[Board, ...]
     effective_at: datetime  # when the actions took effect (rule 3 B)
+    notes: tuple[str, ...] = ()  # remarks on the whole post, e.g. a board that disagrees
 
 
 def process_message(
@@ -96,11 +97,18 @@ def judge_post(
         rulings.append(ruling)
         actors.append(turn.player.id if turn.player else None)
     boards: list[Board] = []
+    notes: list[str] = []
     for adapter in adapters.values():
         adapter.save()
         boards.extend(adapter.changed_boards())
+        notes.extend(adapter.notes(context.visible_text))
     return PostOutcome(
-        tuple(rulings), tuple(actors), context.parsed.not_understood, tuple(boards), effective_at
+        tuple(rulings),
+        tuple(actors),
+        context.parsed.not_understood,
+        tuple(boards),
+        effective_at,
+        tuple(notes),
     )
 
 

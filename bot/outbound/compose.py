@@ -85,6 +85,7 @@ def _ruling_variables(
         "not_taken": by_outcome[Outcome.NOT_TAKEN],
         "not_understood": [{"message": item.message} for item in outcome.not_understood],
         "boards": [{"title": board.title, "text": board.text} for board in outcome.boards],
+        "notes": list(outcome.notes),
         "bot_name": services.settings.bot.name,
     }
 

@@ -25,6 +25,10 @@ class GameAdapter(Protocol):
         """The boards this post changed, for the reply."""
         ...
 
+    def notes(self, visible_text: str) -> tuple[str, ...]:
+        """Remarks on the post as a whole for the reply (after every action)."""
+        ...
+
     def save(self) -> None:
         """Write changed state to the session (the caller commits)."""
         ...

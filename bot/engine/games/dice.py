@@ -73,6 +73,9 @@ class DiceAdapter:
             )
         return dice.nweek_seed(self.services.master_secret, turn.nweek)
 
+    def notes(self, visible_text: str) -> tuple[str, ...]:
+        return ()
+
     def changed_boards(self) -> tuple[Board, ...]:
         return ()
 

@@ -90,9 +90,13 @@ class GoAdapter:
         )
 
     def _place(self, action: ParsedAction, context: go.MoveContext) -> go.MoveResult:
-        point = self.state.parameters.parse_point(str(action.args["point"]))
+        parameters = self.state.parameters
+        point = parameters.parse_point(str(action.args["point"]))
+        # Rule 1639 D: "the moving player may choose the order" of captures.
+        named = action.args.get("capture_order", ())
+        order = [parameters.parse_point(str(where)) for where in named]  # type: ignore[attr-defined]
         # Rule 1639 E: the ko check asks for earlier positions by occupancy.
-        return go.place_stone(self.state, context, point, history=StoredHistory(self))
+        return go.place_stone(self.state, context, point, order, history=StoredHistory(self))
 
     def _pass(self, action: ParsedAction, context: go.MoveContext) -> go.MoveResult:
         return go.pass_move(self.state, context)
@@ -138,6 +142,25 @@ class GoAdapter:
         self._state, self.changed = go.with_stones(self.state, self.state.stones | stones), True
         self.save()
         return [parameters.format_point(point) for point in stones]
+
+    def notes(self, visible_text: str) -> tuple[str, ...]:
+        """Rule 1639 H: a board drawn in the post that disagrees with the result."""
+        if not self.changed or self._state is None:
+            return ()
+        try:
+            drawn = go.parse_board_diagram(visible_text)
+        except ActionError:
+            return ()
+        state = self._state
+        marks = {code: record.mark for code, record in enumerate(state.players, 1)}
+        actual = {point: marks[code] for point, code in enumerate(state.board) if code}
+        return board_disagreement(
+            drawn.size == state.parameters.size,
+            dict(drawn.marks),
+            actual,
+            lambda point: go.format_point(point, state.parameters.size),
+            "1639 H",
+        )
 
     def changed_boards(self) -> tuple[Board, ...]:
         if not self.changed:
@@ -207,6 +230,34 @@ def position_rows(state: go.GoState) -> list[GoPosition]:
             )
         )
     return rows
+
+
+def board_disagreement(
+    same_size: bool,
+    drawn: dict[int, str],
+    actual: dict[int, str],
+    name: Callable[[int], str],
+    rule: str,
+) -> tuple[str, ...]:
+    """The note for a post whose own board differs from the board after it."""
+    if same_size and drawn == actual:
+        return ()
+    if not same_size:
+        detail = "it is not the size of the game's board"
+    else:
+        points = sorted(set(drawn) | set(actual))
+        wrong = [
+            f"{name(point)} shows {drawn.get(point, '.')}, is {actual.get(point, '.')}"
+            for point in points
+            if drawn.get(point) != actual.get(point)
+        ]
+        more = f" and {len(wrong) - 5} more" if len(wrong) > 5 else ""
+        detail = "; ".join(wrong[:5]) + more
+    return (
+        "The board drawn in your post differs from the board after the moves it "
+        f"describes ({detail}).  The moves described take precedence; the board after "
+        f"this post is below (rule {rule}).",
+    )
 
 
 def describe_score(before: go.GoState, result: go.ScoreResult) -> str:

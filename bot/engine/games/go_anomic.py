@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from bot.config import GoSettings
 from bot.engine import ledger
+from bot.engine.games.go import board_disagreement
 from bot.engine.players import find_player_by_name
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.games import dice
@@ -182,6 +183,8 @@ class AnomicGoAdapter:
         self._record_draws(turn, source)
         self._effects.extend(point_effects(result.events, self.state))
         summary = self._describe(result.events)
+        if action.args.get("capture_order"):
+            summary += " (rule 369 captures every such Dragon at once, so no order is needed)"
         state = result.state
         if not anomic.placement_possible(state, StoredBoards(self.session, state)):
             state, ending = self._end(state, turn, "no legal placement is left (rule 365)")
@@ -327,6 +330,22 @@ class AnomicGoAdapter:
 
     def _describe(self, events: Any) -> str:
         return "; ".join(describe_event(event, self.state.parameters) for event in events)
+
+    def notes(self, visible_text: str) -> tuple[str, ...]:
+        """A board drawn in the post that disagrees with the board after it."""
+        if not self.changed or self._state is None:
+            return ()
+        state = self._state
+        try:
+            drawn = anomic.parse_diagram(visible_text, state.parameters)
+        except ValueError:
+            return ()
+        if not drawn:
+            return ()
+        actual = {
+            point: state.players[code - 1].mark for point, code in enumerate(state.board) if code
+        }
+        return board_disagreement(True, drawn, actual, state.parameters.format_point, "366")
 
     def changed_boards(self) -> tuple[Board, ...]:
         if not self.changed:

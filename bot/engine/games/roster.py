@@ -57,6 +57,9 @@ class RosterAdapter:
             rule="14",
         )
 
+    def notes(self, visible_text: str) -> tuple[str, ...]:
+        return ()
+
     def changed_boards(self) -> tuple[Board, ...]:
         return ()
 

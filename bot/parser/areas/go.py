@@ -31,8 +31,14 @@ class GoTransformer(CommonTransformer):
     def player(self, children: list[str]) -> str:
         return children[0]
 
-    def place(self, children: list[str]) -> ActionReading:
-        return ActionReading("go.place", {"point": children[0]})
+    def place(self, children: list[str | list[str]]) -> ActionReading:
+        args: dict[str, object] = {"point": children[0]}
+        if len(children) > 1:
+            args["capture_order"] = children[1]
+        return ActionReading("go.place", args)
+
+    def capture_order(self, children: list[str]) -> list[str]:
+        return list(children)
 
     def pass_turn(self, children: list[object]) -> ActionReading:
         return ActionReading("go.pass", {})
