@@ -1,9 +1,10 @@
-"""Auditing an archive: re-derive every dice roll from the revealed seeds.
+"""Auditing an archive: re-derive every dice roll and draw from the revealed seeds.
 
 Reads the bot's own posts in an mbox or Maildir (the list archive, or the
 outbox Maildir): the commitment published at the start of each nweek, the
-seed revealed at its end, and the ``[verify: ...]`` line of every roll in a
-ruling.  Uses nothing but the archive, so anyone can run it.
+seed revealed at its end, and the ``[verify: ...]`` line of every roll and
+every recorded tie-break draw (``draw-v1``, e.g. rule 369's) in a ruling.
+Uses nothing but the archive, so anyone can run it.
 
 The result a ruling shows ("rolled 3d6: 2 + 3 + 5 = 10") must also agree
 with the faces on its proof line: otherwise an edited result would pass
@@ -26,6 +27,10 @@ PROOF = re.compile(
     r"(?:rolled (?P<shown_spec>\d+d\d+): (?P<shown>\d+(?: \+ \d+)*) = (?P<total>\d+) )?"
     r"\[verify: nweek=(?P<nweek>\d+) dice-v1 message-id=(?P<message_id>\S+) "
     r"action=(?P<index>\d+) spec=(?P<spec>\d+d\d+) faces=(?P<faces>[\d,]+)\]"
+)
+DRAW_PROOF = re.compile(
+    r"\[verify: nweek=(?P<nweek>\d+) draw-v1 context=(?P<context>\S+) number=(?P<number>\d+) "
+    r"options=(?P<options>[^\]]*?) order=(?P<order>[\d,]+)\]"
 )
 FIELD = re.compile(r"^(?P<name>Nweek|Commitment|Seed): *(?P<value>\S+) *$", re.MULTILINE)
 
@@ -50,6 +55,18 @@ class ClaimedRoll:
         return f"the ruling shows {self.shown!r} but its proof line says {expected!r}"
 
 
+@dataclass(frozen=True)
+class ClaimedDraw:
+    """A recorded shuffle (a tie-break), as its proof line states it."""
+
+    nweek: int  # displayed, one-based
+    context: str
+    number: int
+    options: tuple[str, ...]
+    order: tuple[int, ...]
+    ruling_id: str
+
+
 @dataclass
 class AuditReport:
     lines: list[str] = field(default_factory=list)
@@ -66,7 +83,7 @@ class AuditReport:
     def summary(self) -> str:
         verdict = "all verified" if self.ok else "PROBLEMS FOUND"
         return (
-            f"{self.checked} roll(s) checked: {self.checked - self.wrong} correct, "
+            f"{self.checked} roll(s) and draw(s) checked: {self.checked - self.wrong} correct, "
             f"{self.wrong} wrong; {self.unrevealed} not yet verifiable (seed not revealed); "
             f"{self.bad_seeds} seed(s) not matching their commitment: {verdict}"
         )
@@ -76,6 +93,7 @@ def verify_archive(path: Path) -> AuditReport:
     commitments: dict[int, str] = {}
     seeds: dict[int, str] = {}
     rolls: list[ClaimedRoll] = []
+    draws: list[ClaimedDraw] = []
     for post in archive_posts(path):
         mail = message_from_bytes(post.raw, policy=default)
         assert isinstance(mail, EmailMessage)
@@ -89,7 +107,52 @@ def verify_archive(path: Path) -> AuditReport:
             _remember(body, "Seed", seeds)
         elif kind == "ruling":
             rolls.extend(_claimed_rolls(body, str(mail.get("Message-ID", ""))))
-    return _check(rolls, commitments, seeds)
+            draws.extend(_claimed_draws(body, str(mail.get("Message-ID", ""))))
+    report = _check(rolls, commitments, seeds)
+    _check_draws(report, draws, commitments, seeds)
+    return report
+
+
+def _claimed_draws(body: str, ruling_id: str) -> list[ClaimedDraw]:
+    flat = " ".join(body.split())
+    return [
+        ClaimedDraw(
+            int(match["nweek"]),
+            match["context"],
+            int(match["number"]),
+            tuple(match["options"].split("|")),
+            tuple(int(index) for index in match["order"].split(",")),
+            ruling_id,
+        )
+        for match in DRAW_PROOF.finditer(flat)
+    ]
+
+
+def _check_draws(
+    report: AuditReport,
+    draws: list[ClaimedDraw],
+    commitments: dict[int, str],
+    seeds: dict[int, str],
+) -> None:
+    """Re-derive each recorded shuffle from its nweek's revealed seed."""
+    for claimed in draws:
+        seed = seeds.get(claimed.nweek)
+        if seed is None or claimed.nweek not in commitments:
+            report.unrevealed += 1
+            continue
+        report.checked += 1
+        recorded = dice.Draw(
+            claimed.number, "", dice.DrawKind.SHUFFLE, claimed.options, None, claimed.order
+        )
+        derived = dice.replay_draw(dice.seed_from_hex(seed), claimed.context, recorded)
+        if derived.result != claimed.order:
+            report.wrong += 1
+            report.lines.append(
+                f"TAMPERED or wrong: draw {claimed.number} of {claimed.context} "
+                f"(ruling {claimed.ruling_id}, nweek {claimed.nweek}): the seed gives order "
+                f"{','.join(map(str, derived.result))}, the ruling says "
+                f"{','.join(map(str, claimed.order))}"
+            )
 
 
 def _body(mail: EmailMessage) -> str:

@@ -112,7 +112,7 @@ def test_every_roll_of_the_finished_game_verifies(finished_outbox: Path) -> None
     done = verify_dice(finished_outbox)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip().splitlines()[-1] == (
-        f"{ROLLS} roll(s) checked: {ROLLS} correct, 0 wrong; 0 not yet verifiable "
+        f"{ROLLS} roll(s) and draw(s) checked: {ROLLS} correct, 0 wrong; 0 not yet verifiable "
         "(seed not revealed); 0 seed(s) not matching their commitment: all verified"
     )
 
@@ -129,7 +129,7 @@ def test_an_edited_roll_is_named(outbox_copy: Path) -> None:
     [line] = [line for line in done.stdout.splitlines() if line.startswith("TAMPERED")]
     assert f"roll 1 of <{MANY_ROLLS.message_id}>" in line
     assert f"should have rolled [{face}], not [{changed}]" in line
-    assert f"{ROLLS} roll(s) checked: {ROLLS - 1} correct, 1 wrong" in done.stdout
+    assert f"{ROLLS} roll(s) and draw(s) checked: {ROLLS - 1} correct, 1 wrong" in done.stdout
 
 
 def test_an_edited_result_with_its_proof_line_untouched_is_named(outbox_copy: Path) -> None:
@@ -166,6 +166,6 @@ def test_rolls_before_their_seed_is_revealed_are_not_yet_verifiable(tmp_path: Pa
     done = verify_dice(outbox)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip().splitlines()[-1] == (
-        "1 roll(s) checked: 1 correct, 0 wrong; 4 not yet verifiable "
+        "1 roll(s) and draw(s) checked: 1 correct, 0 wrong; 4 not yet verifiable "
         "(seed not revealed); 0 seed(s) not matching their commitment: all verified"
     )

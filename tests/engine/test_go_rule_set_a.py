@@ -14,12 +14,20 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from bot.audit import verify_archive
 from bot.cli import main
-from bot.config import GoSettings
+from bot.config import GoSettings, PlayerEntry
 from bot.outbound.transports import MaildirTransport
 from bot.posts import compose_post, mbox_from_line
 from bot.runner import replay_archive
-from bot.testing.apps import body_of, maildir_mails, make_app, write_config, write_mbox
+from bot.testing.apps import (
+    body_of,
+    go_state,
+    maildir_mails,
+    make_app,
+    write_config,
+    write_mbox,
+)
 from bot.testing.go_game import ALICE, BOB
 
 START = datetime(2026, 1, 5, 9, tzinfo=UTC)
@@ -168,3 +176,43 @@ def test_setup_stones_under_rule_set_b(tmp_path: Path) -> None:
     assert "set up: Alice's stone" in history.output
     occupied = runner.invoke(main, ["go", "setup", "Bob", "C3", "--config", str(config)])
     assert occupied.exit_code != 0 and "occupied" in occupied.output
+
+
+def test_a_tied_division_is_drawn_and_verify_dice_rederives_it(tmp_path: Path) -> None:
+    # Carol's lone stone on b2 is captured by Bob's c2 with two stones next
+    # to it each for Alice and Bob: one Stone, a tie across the cut (369).
+    carol = ("Carol", "carol@example.test")
+    script = [
+        (0, carol, "I place a stone at b2"),
+        (1, ALICE, "I place a stone at a2"),
+        (2, BOB, "I place a stone at b1"),
+        (21, ALICE, "I place a stone at b3"),
+        (22, BOB, "I place a stone at c2"),
+    ]
+    archive = []
+    for number, (hours, (name, address), body) in enumerate(script, start=1):
+        date = START + timedelta(hours=hours)
+        raw = compose_post(name, address, "[Nomic] Go", body, f"t-{number}@example.test", date)
+        archive.append((raw, mbox_from_line(address, date)))
+    write_mbox(tmp_path / "tie.mbox", archive)
+    players = (
+        PlayerEntry(ALICE[0], (ALICE[1],)),
+        PlayerEntry(BOB[0], (BOB[1],)),
+        PlayerEntry(carol[0], (carol[1],)),
+    )
+    app = make_app(tmp_path / "bot", go=GoSettings(rules="A", size=5), players=players)
+    # Until after nweek 1 ends (day 10 of the epoch), when its seed is revealed.
+    replay_archive(
+        app,
+        tmp_path / "tie.mbox",
+        MaildirTransport(tmp_path / "out"),
+        until=datetime(2026, 1, 12, tzinfo=UTC),
+    )
+    replies = [m for m in maildir_mails(tmp_path / "out") if m["X-Nomicbot-Kind"] == "ruling"]
+    last = " ".join(body_of(next(m for m in replies if "t-5@" in str(m["In-Reply-To"]))).split())
+    assert "tie broken by a recorded draw" in last
+    assert "draw-v1 context=t-5@example.test#1 number=0 options=Alice|Bob order=" in last
+    state = go_state(app)
+    assert sorted(state["stones_held"][name]["captured"] for name in ("Alice", "Bob")) == [0, 1]
+    report = verify_archive(tmp_path / "out")
+    assert report.ok and report.checked == 1, report.lines

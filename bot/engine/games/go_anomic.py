@@ -106,6 +106,7 @@ class AnomicGoAdapter:
         self._saved_game = 0
         self.changed = False
         self.reports: list[str] = []
+        self._proofs: list[str] = []
         self.last_draws: tuple[dice.Draw, ...] = ()
         self._draws: list[dict[str, Any]] = []
 
@@ -142,7 +143,9 @@ class AnomicGoAdapter:
                     "player who does not want to move simply makes none",
                     rule="368",
                 )
+            self._proofs = []
             state, summary = handler(action, turn)
+            summary = " ".join([summary, *self._proofs])
         except ActionError as error:
             return rejected(
                 action.action, action.args, action.text, turn, error.message, error.rule
@@ -306,6 +309,7 @@ class AnomicGoAdapter:
         return find_player_by_name(self.session, str(action.args["player"])).name
 
     def _record_draws(self, turn: Turn, source: dice.DrawSource) -> None:
+        self._proofs = [draw_proof(turn.nweek, source.context_id, draw) for draw in source.draws]
         for draw in source.draws:
             self._draws.append(
                 {"kind": "draw", "nweek": turn.nweek, "context": source.context_id} | draw.to_dict()
@@ -409,6 +413,16 @@ def point_effects(
                 for stone in sorted(event.stones)
             )
     return effects
+
+
+def draw_proof(nweek: int, context: str, draw: dice.Draw) -> str:
+    """The line ``nomicbot verify-dice`` re-derives a tie-break from (rule 369)."""
+    options = "|".join(draw.options)
+    order = ",".join(str(index) for index in draw.result)
+    return (
+        f"[verify: nweek={nweek + 1} draw-v1 context={context} number={draw.number} "
+        f"options={options} order={order}]"
+    )
 
 
 def render(state: anomic.AnomicState, settings: GoSettings) -> str:
