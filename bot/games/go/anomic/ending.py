@@ -17,7 +17,9 @@ Readings:
 * Dead Dragons (one Liberty, 367) are captured at the end "by the Go players
   whose unfriendly Dragons are adjacent to them": the owners of stones next
   to the Dead Dragon whose own Dragons are unfriendly to it, divided as in
-  369 by those stones.  A dead Dragon with no such neighbour stays.
+  369 by those stones.  "All dead Dragons" go at once, so a neighbouring
+  Dragon counts even when it is dead too: two dead Dragons next to each
+  other capture each other.  A dead Dragon with no such neighbour stays.
 * Territory (367): an empty vertex is territory for a Go player when every
   Dragon reachable from it through empty vertices is friendly to that player
   (all its stones are eirs or eir allies') and at least one is.  Occupied
@@ -116,10 +118,9 @@ def end_game(state: AnomicState, reason: str, draws: Shuffler | None = None) -> 
         for dragon in all_dragons(board, friendship, neighbours)
         if len(liberties_of(board, dragon, neighbours)) == 1
     ]
-    doomed = frozenset().union(*dead) if dead else frozenset()
     taken: set[Point] = set()
     for dragon in sorted(dead, key=min):
-        capturers = _unfriendly_neighbours(board, dragon, doomed, friendship, neighbours)
+        capturers = _unfriendly_neighbours(board, dragon, friendship, neighbours)
         stones = dragon - taken
         if not capturers or not stones:
             continue
@@ -216,16 +217,19 @@ def clear_board(state: AnomicState, land: dict[PlayerId, int]) -> AnomicState:
 def _unfriendly_neighbours(
     board: bytearray,
     dragon: Dragon,
-    doomed: frozenset[Point],
     friendship: tuple[frozenset[int], ...],
     neighbours: tuple[tuple[Point, ...], ...],
 ) -> Counter[int]:
-    """Owner code -> stones next to ``dragon`` in Dragons unfriendly to it."""
+    """Owner code -> stones next to ``dragon`` in Dragons unfriendly to it.
+
+    Stones of other dead Dragons count: rule 370 captures all dead Dragons
+    together, judged on the board as it stands before any is removed.
+    """
     owners = {board[point] for point in dragon}
     counts: Counter[int] = Counter()
     for point in {other for stone in dragon for other in neighbours[stone]}:
         code = board[point]
-        if not code or point in doomed or point in dragon:
+        if not code or point in dragon:
             continue
         if any(
             any(board[stone] not in friendship[owner] for owner in owners for stone in other)

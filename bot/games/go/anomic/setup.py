@@ -4,6 +4,10 @@ Rule 365 starts Political Go on an empty Board, so set-up stones come only
 from an administrator (the Go Consul loading a handicap, say).  They are not
 placements: they make nobody a Go player, nobody the last placer, and the
 position they make is one more configuration for rule 368 a.
+
+A set-up (stones or alliances) may leave a Dragon without Liberties.  It is
+recorded in ``breathless`` like one a move left, so that rule 369 captures it
+after the next move of a player it is unfriendly to.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from dataclasses import replace
 
 from bot.games.go.anomic.state import AnomicState, add_players
 from bot.games.go.anomic.superko import board_key
-from bot.games.go.points import Point
+from bot.games.go.dragons import all_dragons, has_liberty
+from bot.games.go.points import Point, neighbour_table
 from bot.games.go.state import PlayerId
 
 
@@ -32,18 +37,21 @@ def with_stones(state: AnomicState, stones: Mapping[Point, PlayerId]) -> AnomicS
         board[point] = state.player_codes[owner]
     final = bytes(board)
     key = board_key(final)
-    return replace(
-        state,
-        board=final,
-        key=key,
-        positions=state.positions.with_board(final, key, state.move_number),
+    return with_breathless(
+        replace(
+            state,
+            board=final,
+            key=key,
+            positions=state.positions.with_board(final, key, state.move_number),
+        )
     )
 
 
 def with_alliances(state: AnomicState, pairs: Iterable[tuple[PlayerId, PlayerId]]) -> AnomicState:
     """``state`` with these alliances in force (set-up, not moves)."""
     state = add_players(state, [name for pair in pairs for name in pair])
-    return replace(state, alliances=state.alliances | {frozenset(pair) for pair in pairs})
+    allied = replace(state, alliances=state.alliances | {frozenset(pair) for pair in pairs})
+    return with_breathless(allied)
 
 
 def as_go_players(state: AnomicState, names: Iterable[PlayerId]) -> AnomicState:
@@ -55,3 +63,14 @@ def as_go_players(state: AnomicState, names: Iterable[PlayerId]) -> AnomicState:
         for record in state.players
     )
     return replace(state, players=players)
+
+
+def with_breathless(state: AnomicState) -> AnomicState:
+    """``state`` with ``breathless`` naming every Dragon now without Liberties."""
+    neighbours = neighbour_table(state.parameters.size)
+    dead = (
+        dragon
+        for dragon in all_dragons(state.board, state.friendship, neighbours)
+        if not has_liberty(state.board, dragon, neighbours)
+    )
+    return replace(state, breathless=frozenset(min(dragon) for dragon in dead))

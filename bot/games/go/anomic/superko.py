@@ -105,26 +105,22 @@ class PositionLog:
 
         The placement hot path uses this to skip a second lookup.
         """
-        entry = (key, board, move_number)
-        # Built without __init__: its fresh list and dict would be thrown away.
-        successor = PositionLog.__new__(PositionLog)
-        if len(self._entries) == self._length:
-            successor._entries, successor._index = self._entries, self._index
-        else:  # another successor already appended here: branch off a copy
-            successor._entries, successor._index = [], {}
-            for old in self._entries[: self._length]:
-                successor._append(old)
-        successor._append(entry)
-        return successor
-
-    def _append(self, entry: tuple[int, bytes, int]) -> None:
-        positions = self._index.get(entry[0])
+        entries, index = self._entries, self._index
+        if len(entries) != self._length:
+            # Another successor already appended here: branch off a copy.
+            entries, index = entries[: self._length], {}
+            for position, (earlier_key, _board, _number) in enumerate(entries):
+                index.setdefault(earlier_key, []).append(position)
+        positions = index.get(key)
         if positions is None:
-            self._index[entry[0]] = [len(self._entries)]
-        else:  # a Zobrist collision, or a board seen on another branch of the log
-            positions.append(len(self._entries))
-        self._entries.append(entry)
-        self._length = len(self._entries)
+            index[key] = [len(entries)]
+        else:  # a Zobrist collision: another board with the same key
+            positions.append(len(entries))
+        entries.append((key, board, move_number))
+        # Built without __init__, whose fresh list and dict would be thrown away.
+        successor = PositionLog.__new__(PositionLog)
+        successor._entries, successor._index, successor._length = entries, index, len(entries)
+        return successor
 
 
 @dataclass(frozen=True)

@@ -154,13 +154,6 @@ def test_an_offer_to_an_ally_or_a_second_open_offer_is_refused() -> None:
 # --- 368.2: "void if the offeree makes any other move before accepting" -----
 
 
-PLACEMENT_DOES_NOT_VOID = (
-    "bug in moves.place_stone: it never calls _void_offers_to, so an offer to the placer "
-    "stays open although rule 368.2 voids it on 'any other move'"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=PLACEMENT_DOES_NOT_VOID)
 def test_an_offer_is_void_once_the_offeree_places_a_stone_first() -> None:
     offered = offer(position(EMPTY), "Ann", "Bob").state
     assert render_board(offered).endswith(
@@ -218,12 +211,7 @@ def bob_allied_with_cat(state: AnomicState) -> AnomicState:
 @pytest.mark.parametrize(
     ("prepare", "bobs_other_move"),
     [
-        pytest.param(
-            nothing,
-            lambda state: place(state, "Bob", "c3"),
-            id="placement",
-            marks=pytest.mark.xfail(strict=True, reason=PLACEMENT_DOES_NOT_VOID),
-        ),
+        pytest.param(nothing, lambda state: place(state, "Bob", "c3"), id="placement"),
         pytest.param(nothing, lambda state: offer(state, "Bob", "Cat"), id="own-offer"),
         pytest.param(
             bob_offers_cat, lambda state: withdraw(state, "Bob", "Cat"), id="withdraw-another"
