@@ -184,7 +184,7 @@ def _looks_like_email(data: bytes) -> bool:
 @common_options
 @click.pass_context
 def state(context: click.Context, game: str, as_json: bool) -> None:
-    """Show a game's state (go, players, dice)."""
+    """Show a game's state (go, players, dice, holdings)."""
     from bot.app import build_app
     from bot.engine.views import game_view
 
@@ -194,7 +194,7 @@ def state(context: click.Context, game: str, as_json: bool) -> None:
             view = game_view(session, app.services, game)
         except KeyError:
             raise click.ClickException(
-                f"no game called {game!r}; try go, players or dice"
+                f"no game called {game!r}; try go, players, dice or holdings"
             ) from None
     click.echo(
         json.dumps(view.data, indent=2, ensure_ascii=False) if as_json else view.text.rstrip("\n")
@@ -339,6 +339,50 @@ def go_history(context: click.Context, point: str, as_json: bool) -> None:
             f"{by}  <{event.message_id}>  {event.player}: {event.text}"
         )
     click.echo(f"{len(events)} change(s) to {point}", err=True)
+
+
+@main.group("ledger")
+def ledger_group() -> None:
+    """The ledger of holdings (points, ...): credit by an administrator."""
+
+
+@ledger_group.command("credit")
+@click.argument("player")
+@click.argument("amount", type=int)
+@click.option("--currency", default="points", show_default=True)
+@click.option("--reason", required=True, help="Why, as it will stand in the ledger.")
+@common_options
+@click.pass_context
+def ledger_credit(
+    context: click.Context, player: str, amount: int, currency: str, reason: str
+) -> None:
+    """Add AMOUNT (negative: take) of a currency to PLAYER's holdings.
+
+    A negative amount follows "--": nomicbot ledger credit --reason fine -- Bob -5
+    """
+    from bot.app import build_app
+    from bot.engine import ledger
+    from bot.engine.players import find_player_by_name
+    from bot.games.errors import ActionError
+
+    app = build_app(settings_from(context))
+    with app.session_factory() as session:
+        try:
+            found = find_player_by_name(session, player)
+            ledger.record(
+                session,
+                found.id,
+                currency,
+                amount,
+                occurred_at=datetime.now(UTC),
+                source="admin",
+                note=reason,
+            )
+        except (ActionError, ValueError) as error:
+            raise click.ClickException(str(error)) from None
+        balance = ledger.balance(session, found.id, currency)
+        session.commit()
+    click.echo(f"{found.name} now holds {balance} {currency}")
 
 
 @main.command("verify-dice")

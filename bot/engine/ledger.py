@@ -12,7 +12,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from bot.store.models import LedgerEntry
+from bot.store.models import LedgerEntry, Player
 
 
 def balance(session: Session, player_id: int, currency: str) -> int:
@@ -53,3 +53,17 @@ def record(
     session.add(entry)
     session.flush()
     return entry
+
+
+def holdings(session: Session) -> dict[str, dict[str, int]]:
+    """Every player's balance in every currency e has entries in: name -> currency -> sum."""
+    rows = session.execute(
+        select(Player.name, LedgerEntry.currency, func.sum(LedgerEntry.amount))
+        .join(Player, Player.id == LedgerEntry.player_id)
+        .group_by(Player.name, LedgerEntry.currency)
+        .order_by(Player.name, LedgerEntry.currency)
+    )
+    table: dict[str, dict[str, int]] = {}
+    for name, currency, total in rows:
+        table.setdefault(name, {})[currency] = int(total)
+    return table

@@ -27,6 +27,7 @@ def game_view(session: Session, services: Services, game: str) -> View:
         "go": lambda s, sv: View(*go_view(s, sv)),
         "players": _players_view,
         "dice": _dice_view,
+        "holdings": _holdings_view,
     }
     return views[game](session, services)
 
@@ -62,3 +63,14 @@ def _dice_view(session: Session, services: Services) -> View:
         for item in data
     ]
     return View("\n".join(lines) or "no dice commitments yet", data)
+
+
+def _holdings_view(session: Session, services: Services) -> View:
+    from bot.engine.ledger import holdings
+
+    data = holdings(session)
+    lines = [
+        f"{name}: " + ", ".join(f"{amount} {currency}" for currency, amount in sorted(held.items()))
+        for name, held in data.items()
+    ]
+    return View("\n".join(lines) or "nobody holds anything yet", data)

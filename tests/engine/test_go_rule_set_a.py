@@ -216,3 +216,26 @@ def test_a_tied_division_is_drawn_and_verify_dice_rederives_it(tmp_path: Path) -
     assert sorted(state["stones_held"][name]["captured"] for name in ("Alice", "Bob")) == [0, 1]
     report = verify_archive(tmp_path / "out")
     assert report.ok and report.checked == 1, report.lines
+
+
+def test_points_credited_by_the_administrator_buy_stones(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "bot", '[go]\nrules = "A"\nsize = 7\n')
+    runner = CliRunner()
+    credit = ["ledger", "credit", "Alice", "30", "--reason", "opening grant", "--config"]
+    result = runner.invoke(main, [*credit, str(config)])
+    assert result.exit_code == 0, result.output
+    assert "Alice now holds 30 points" in result.output
+    date = START
+    raw = compose_post(*ALICE, "[Nomic] Go", "I buy 3 stones", "buy@example.test", date)
+    write_mbox(tmp_path / "buy.mbox", [(raw, mbox_from_line(ALICE[1], date))])
+    replay = ["replay", str(tmp_path / "buy.mbox"), "--until", date.isoformat(), "--config"]
+    assert runner.invoke(main, [*replay, str(config)]).exit_code == 0
+    state = runner.invoke(main, ["state", "holdings", "--json", "--config", str(config)])
+    # Rule 374: (5^0-1) + (5^1-1) + (5^2-1) = 0 + 4 + 24 = 28 points.
+    assert json.loads(state.output) == {"Alice": {"points": 2}}
+    go = json.loads(runner.invoke(main, ["state", "go", "--json", "--config", str(config)]).output)
+    assert go["stones_held"]["Alice"]["reserve"] == 3
+    # A negative amount follows "--", as for any command line.
+    take = ["ledger", "credit", "--reason", "x", "--config", str(config), "--", "Bob", "-1"]
+    overdraw = runner.invoke(main, take)
+    assert overdraw.exit_code != 0 and "below zero" in overdraw.output
