@@ -137,7 +137,7 @@ def test_state_players(played_config: Path) -> None:
 def test_an_unknown_game_is_a_clear_error(played_config: Path) -> None:
     done = nomicbot("state", "chess", "--config", str(played_config))
     assert done.returncode == 1
-    assert "no game called 'chess'; try go, players or dice" in done.stderr
+    assert "no game called 'chess'; try go, players, dice or holdings" in done.stderr
     assert "Traceback" not in done.stderr
 
 

@@ -8,13 +8,14 @@ in ``AREAS`` below.  Order matters only for error messages.
 from __future__ import annotations
 
 from bot.parser.area import Area
-from bot.parser.areas import dice, go, roster
+from bot.parser.areas import dice, field, go, roster
 from bot.parser.areas.common import AREA as COMMON
 
 AREAS: tuple[Area, ...] = (
     go.AREA,
     dice.AREA,
     roster.AREA,
+    field.AREA,
 )
 
 __all__ = ["AREAS", "COMMON"]
