@@ -7,7 +7,6 @@ Before/after diagrams as ``render_board`` draws them.  The boards use
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Mapping
 
 import pytest
@@ -16,7 +15,6 @@ from bot.games.errors import IllegalActionError
 from bot.games.go.anomic import (
     AllianceAccepted,
     AllianceOffered,
-    AnomicParameters,
     AnomicState,
     DragonCaptured,
     MoveContext,
@@ -28,11 +26,9 @@ from bot.games.go.anomic import (
     WarDeclared,
     accept_alliance,
     add_players,
-    as_go_players,
     declare_war,
     new_game,
     offer_alliance,
-    parse_diagram,
     place_stone,
     render_board,
     with_alliances,
@@ -41,40 +37,23 @@ from bot.games.go.anomic import (
 )
 from bot.games.go.dragons import dragons_through
 from bot.games.go.points import Point, neighbour_table
+from bot.testing.anomic_diagrams import (
+    EMPTY_5X5,
+    SMALL,
+    at,
+    board_of,
+    diagram,
+    drawn_position,
+    page,
+    points,
+)
 
-SMALL = AnomicParameters(size=5, move_interval=0)
 PLAYERS = {"A": "Ann", "B": "Bob", "C": "Cat", "D": "Dan", "E": "Eve"}
-
-
-def diagram(text: str) -> str:
-    return textwrap.dedent(text).strip("\n")
-
-
-def page(text: str) -> str:
-    """A whole ``render_board`` text, written as an indented block."""
-    return diagram(text) + "\n"
 
 
 def position(text: str, marks: Mapping[str, str] = PLAYERS) -> AnomicState:
     """The diagram's stones, each mark owned by ``marks[mark]``; all of them Go players."""
-    state = add_players(new_game(SMALL), marks.values())
-    assert all(state.record_of(name).mark == mark for mark, name in marks.items())
-    stones = {point: marks[mark] for point, mark in parse_diagram(diagram(text), SMALL).items()}
-    return as_go_players(with_stones(state, stones), marks.values())
-
-
-def board_of(state: AnomicState) -> str:
-    """Only the board lines (both coordinate rows included) of ``render_board``."""
-    lines = render_board(state).splitlines()
-    return "\n".join(lines[2 : 4 + state.parameters.size])
-
-
-def at(where: str) -> Point:
-    return SMALL.parse_point(where)
-
-
-def points(*names: str) -> frozenset[Point]:
-    return frozenset(at(name) for name in names)
+    return drawn_position(text, marks, SMALL)
 
 
 def place(state: AnomicState, player: str, where: str) -> MoveResult:
@@ -97,22 +76,11 @@ def war(state: AnomicState, player: str, ally: str) -> MoveResult:
     return declare_war(state, MoveContext(player, 0), ally)
 
 
-EMPTY = """
-       a b c d e
-    5  . . . . .  5
-    4  . . . . .  4
-    3  . . . . .  3
-    2  . . . . .  2
-    1  . . . . .  1
-       a b c d e
-    """
-
-
 # --- 368.2: offers name a Go player ---------------------------------------
 
 
 def test_an_offer_names_a_go_player_and_is_recorded_as_open() -> None:
-    result = offer(position(EMPTY), "Ann", "Bob")
+    result = offer(position(EMPTY_5X5), "Ann", "Bob")
     assert result.events == (AllianceOffered("Ann", "Bob"),)
     assert result.state.offers == {("Ann", "Bob")}
     assert "Open alliance offers: Ann to Bob" in render_board(result.state)
@@ -129,7 +97,7 @@ def test_an_offer_to_someone_who_is_not_another_go_player_is_refused(
     offeree: str, reason: str, rule: str
 ) -> None:
     with pytest.raises(IllegalActionError) as refusal:
-        offer(position(EMPTY), "Ann", offeree)
+        offer(position(EMPTY_5X5), "Ann", offeree)
     assert reason in refusal.value.message
     assert refusal.value.rule == rule
 
@@ -143,10 +111,10 @@ def test_a_player_with_set_up_stones_but_no_move_is_not_yet_a_go_player() -> Non
 
 
 def test_an_offer_to_an_ally_or_a_second_open_offer_is_refused() -> None:
-    allied = with_alliances(position(EMPTY), [("Ann", "Bob")])
+    allied = with_alliances(position(EMPTY_5X5), [("Ann", "Bob")])
     with pytest.raises(IllegalActionError, match="already allies"):
         offer(allied, "Ann", "Bob")
-    offered = offer(position(EMPTY), "Ann", "Bob").state
+    offered = offer(position(EMPTY_5X5), "Ann", "Bob").state
     with pytest.raises(IllegalActionError, match="already offered"):
         offer(offered, "Ann", "Bob")
 
@@ -155,7 +123,7 @@ def test_an_offer_to_an_ally_or_a_second_open_offer_is_refused() -> None:
 
 
 def test_an_offer_is_void_once_the_offeree_places_a_stone_first() -> None:
-    offered = offer(position(EMPTY), "Ann", "Bob").state
+    offered = offer(position(EMPTY_5X5), "Ann", "Bob").state
     assert render_board(offered).endswith(
         "Open alliance offers: Ann to Bob\nLast stone placed by: nobody yet\n"
     )
@@ -225,7 +193,7 @@ def bob_allied_with_cat(state: AnomicState) -> AnomicState:
 def test_any_other_move_by_the_offeree_voids_the_offer(
     prepare: Prepare, bobs_other_move: Move
 ) -> None:
-    offered = offer(prepare(position(EMPTY)), "Ann", "Bob").state
+    offered = offer(prepare(position(EMPTY_5X5)), "Ann", "Bob").state
     result = bobs_other_move(offered)
     assert ("Ann", "Bob") not in result.state.offers
     assert OffersVoided("Bob", ("Ann",)) in result.events
@@ -235,7 +203,7 @@ def test_any_other_move_by_the_offeree_voids_the_offer(
 
 
 def test_the_offerers_own_moves_leave_the_offer_open() -> None:
-    offered = offer(position(EMPTY), "Ann", "Bob").state
+    offered = offer(position(EMPTY_5X5), "Ann", "Bob").state
     moved = place(offered, "Ann", "c3").state
     moved = offer(moved, "Ann", "Cat").state
     assert moved.offers == {("Ann", "Bob"), ("Ann", "Cat")}
@@ -310,7 +278,7 @@ def test_after_acceptance_the_allies_stones_form_one_dragon_and_share_liberties(
 
 
 def test_a_withdrawn_offer_can_no_longer_be_accepted() -> None:
-    offered = offer(position(EMPTY), "Ann", "Bob").state
+    offered = offer(position(EMPTY_5X5), "Ann", "Bob").state
     withdrawn = withdraw(offered, "Ann", "Bob")
     assert withdrawn.events == (OfferWithdrawn("Ann", "Bob"),)
     assert withdrawn.state.offers == frozenset()
@@ -319,7 +287,7 @@ def test_a_withdrawn_offer_can_no_longer_be_accepted() -> None:
 
 
 def test_an_offer_cannot_be_withdrawn_after_it_was_accepted() -> None:
-    offered = offer(position(EMPTY), "Ann", "Bob").state
+    offered = offer(position(EMPTY_5X5), "Ann", "Bob").state
     allied = accept(offered, "Bob", "Ann").state
     with pytest.raises(IllegalActionError, match="it was accepted") as refusal:
         withdraw(allied, "Ann", "Bob")
@@ -384,7 +352,7 @@ def test_war_leaves_the_former_allys_enclosed_stone_captured_and_the_movers_unti
 
 def test_war_needs_an_alliance() -> None:
     with pytest.raises(IllegalActionError, match="not allies") as refusal:
-        war(position(EMPTY), "Ann", "Bob")
+        war(position(EMPTY_5X5), "Ann", "Bob")
     assert refusal.value.rule == "368.3"
 
 

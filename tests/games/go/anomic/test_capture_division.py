@@ -12,7 +12,6 @@ is made only for players tied across the cut of the last, partial round.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 
 import pytest
@@ -20,48 +19,24 @@ import pytest
 from bot.games.dice import DrawSource, replay_draw
 from bot.games.dice.draws import Draw, DrawKind
 from bot.games.go.anomic import (
-    AnomicParameters,
     AnomicState,
     DragonCaptured,
     MoveContext,
     MoveResult,
     StoneShare,
-    add_players,
-    as_go_players,
     divide_stones,
-    new_game,
-    parse_diagram,
     place_stone,
-    render_board,
-    with_stones,
 )
 from bot.games.go.points import Point
+from bot.testing.anomic_diagrams import board_of, diagram, drawn_position, untimed
 
 SEED = bytes(range(32))
 PLAYERS = {"A": "Ann", "B": "Bob", "C": "Cat", "D": "Dan", "E": "Eve"}
 
 
-def diagram(text: str) -> str:
-    return textwrap.dedent(text).strip("\n")
-
-
-def parameters(size: int) -> AnomicParameters:
-    return AnomicParameters(size=size, move_interval=0)
-
-
 def position(text: str, size: int, marks: Mapping[str, str] = PLAYERS) -> AnomicState:
     """The diagram's stones, each mark owned by ``marks[mark]``; all of them Go players."""
-    state = add_players(new_game(parameters(size)), marks.values())
-    assert all(state.record_of(name).mark == mark for mark, name in marks.items())
-    drawn = parse_diagram(diagram(text), state.parameters)
-    stones = {point: marks[mark] for point, mark in drawn.items()}
-    return as_go_players(with_stones(state, stones), marks.values())
-
-
-def board_of(state: AnomicState) -> str:
-    """Only the board lines (both coordinate rows included) of ``render_board``."""
-    lines = render_board(state).splitlines()
-    return "\n".join(lines[2 : 4 + state.parameters.size])
+    return drawn_position(text, marks, untimed(size))
 
 
 def points(state: AnomicState, *names: str) -> frozenset[Point]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import textwrap
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -18,42 +17,24 @@ from bot.games.go.anomic import (
     GoScore,
     MoveContext,
     StoneShare,
-    add_players,
-    as_go_players,
     end_game,
     new_game,
     offer_alliance,
-    parse_diagram,
     place_stone,
     placement_possible,
     quiet_nweek_passed,
-    render_board,
     territories,
     with_alliances,
-    with_stones,
 )
 from bot.games.go.anomic.render import legend
+from bot.testing.anomic_diagrams import board_of, diagram, drawn_position, untimed
 
 PLAYERS = {"A": "Ann", "B": "Bob", "C": "Cat", "E": "Eve"}
 
 
-def diagram(text: str) -> str:
-    return textwrap.dedent(text).strip("\n")
-
-
 def position(text: str, size: int, marks: Mapping[str, str] = PLAYERS) -> AnomicState:
     """The diagram's stones, each mark owned by ``marks[mark]``; all of them Go players."""
-    state = add_players(new_game(AnomicParameters(size=size, move_interval=0)), marks.values())
-    assert all(state.record_of(name).mark == mark for mark, name in marks.items())
-    drawn = parse_diagram(diagram(text), state.parameters)
-    stones = {point: marks[mark] for point, mark in drawn.items()}
-    return as_go_players(with_stones(state, stones), marks.values())
-
-
-def board_of(state: AnomicState) -> str:
-    """Only the board lines (both coordinate rows included) of ``render_board``."""
-    lines = render_board(state).splitlines()
-    return "\n".join(lines[2 : 4 + state.parameters.size])
+    return drawn_position(text, marks, untimed(size))
 
 
 def shown(state: AnomicState, board: bytes) -> str:

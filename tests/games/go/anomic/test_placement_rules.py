@@ -7,7 +7,6 @@ Times are seconds since the epoch, from 2001-03-21 00:00 UTC (the day rule
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -23,19 +22,14 @@ from bot.games.go.anomic import (
     MoveResult,
     StoneShare,
     accept_alliance,
-    add_players,
-    as_go_players,
     declare_war,
-    new_game,
     next_move_time,
     offer_alliance,
-    parse_diagram,
     place_stone,
-    render_board,
     with_alliances,
-    with_stones,
     withdraw_offer,
 )
+from bot.testing.anomic_diagrams import EMPTY_5X5, board_of, diagram, drawn_position
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -44,23 +38,9 @@ NINETEEN_HOURS = AnomicParameters(size=5)
 PLAYERS = {"A": "Ann", "B": "Bob", "C": "Cat"}
 
 
-def diagram(text: str) -> str:
-    return textwrap.dedent(text).strip("\n")
-
-
 def position(text: str, parameters: AnomicParameters = NINETEEN_HOURS) -> AnomicState:
     """The diagram's stones (A Ann, B Bob, C Cat); all three are Go players."""
-    state = add_players(new_game(parameters), PLAYERS.values())
-    assert all(state.record_of(name).mark == mark for mark, name in PLAYERS.items())
-    drawn = parse_diagram(diagram(text), parameters)
-    stones = {point: PLAYERS[mark] for point, mark in drawn.items()}
-    return as_go_players(with_stones(state, stones), PLAYERS.values())
-
-
-def board_of(state: AnomicState) -> str:
-    """Only the board lines (both coordinate rows included) of ``render_board``."""
-    lines = render_board(state).splitlines()
-    return "\n".join(lines[2 : 4 + state.parameters.size])
+    return drawn_position(text, PLAYERS, parameters)
 
 
 def place(state: AnomicState, player: str, where: str, at: int = START) -> MoveResult:
@@ -69,17 +49,6 @@ def place(state: AnomicState, player: str, where: str, at: int = START) -> MoveR
 
 def offer(state: AnomicState, player: str, offeree: str, at: int = START) -> MoveResult:
     return offer_alliance(state, MoveContext(player, at), offeree)
-
-
-EMPTY = """
-       a b c d e
-    5  . . . . .  5
-    4  . . . . .  4
-    3  . . . . .  3
-    2  . . . . .  2
-    1  . . . . .  1
-       a b c d e
-    """
 
 
 # --- 368 b: no friendly Dragon without liberties, unless an enemy one too -------
@@ -179,7 +148,7 @@ def test_the_same_point_captures_when_the_owner_is_no_ally() -> None:
 
 
 def test_a_second_stone_in_a_row_is_refused_even_a_day_later() -> None:
-    state = place(position(EMPTY), "Ann", "c3").state
+    state = place(position(EMPTY_5X5), "Ann", "c3").state
     with pytest.raises(IllegalActionError) as refusal:
         place(state, "Ann", "d3", at=START + DAY)
     assert refusal.value.rule == "368 c"
@@ -187,7 +156,7 @@ def test_a_second_stone_in_a_row_is_refused_even_a_day_later() -> None:
 
 
 def test_another_players_stone_in_between_lifts_it() -> None:
-    state = place(position(EMPTY), "Ann", "c3").state
+    state = place(position(EMPTY_5X5), "Ann", "c3").state
     state = place(state, "Bob", "d4", at=START + DAY).state
     after = place(state, "Ann", "d3", at=START + 2 * DAY).state
     assert after.last_placer == "Ann"
@@ -232,7 +201,7 @@ def ann_declares_war_on_bob(state: AnomicState) -> AnomicState:
 def test_moves_that_place_no_stone_do_not_lift_it(
     allied: bool, move_in_between: Callable[[AnomicState], AnomicState]
 ) -> None:
-    before = position(EMPTY)
+    before = position(EMPTY_5X5)
     if allied:
         before = with_alliances(before, [("Ann", "Bob")])
     state = move_in_between(place(before, "Ann", "c3").state)
@@ -246,7 +215,7 @@ def test_moves_that_place_no_stone_do_not_lift_it(
 
 
 def test_a_second_limited_move_within_19_hours_is_refused_naming_the_next_time() -> None:
-    state = place(position(EMPTY), "Ann", "c3").state
+    state = place(position(EMPTY_5X5), "Ann", "c3").state
     with pytest.raises(IllegalActionError) as refusal:
         offer(state, "Ann", "Bob", at=START + 19 * HOUR - 60)
     assert refusal.value.rule == "368"
@@ -259,7 +228,7 @@ def test_a_second_limited_move_within_19_hours_is_refused_naming_the_next_time()
 
 
 def test_the_limit_applies_to_placements_and_to_war() -> None:
-    state = place(position(EMPTY), "Ann", "c3").state
+    state = place(position(EMPTY_5X5), "Ann", "c3").state
     state = place(state, "Bob", "d3", at=START + HOUR).state
     with pytest.raises(IllegalActionError, match="from 2001-03-21 19:00 UTC"):
         place(state, "Ann", "b3", at=START + 2 * HOUR)
@@ -269,7 +238,7 @@ def test_the_limit_applies_to_placements_and_to_war() -> None:
 
 
 def test_each_player_has_eir_own_19_hours() -> None:
-    state = place(position(EMPTY), "Ann", "c3").state
+    state = place(position(EMPTY_5X5), "Ann", "c3").state
     after = place(state, "Bob", "d3", at=START + 60).state
     assert after.record_of("Bob").last_limited_move_at == START + 60
 
@@ -277,13 +246,13 @@ def test_each_player_has_eir_own_19_hours() -> None:
 def test_a_move_dated_before_the_last_one_is_judged_by_the_same_limit() -> None:
     # Posts are judged in arrival order; one dated an hour before Ann's last
     # move is still within 19 hours of it.
-    state = place(position(EMPTY), "Ann", "c3").state
+    state = place(position(EMPTY_5X5), "Ann", "c3").state
     with pytest.raises(IllegalActionError, match="within 19 hours"):
         offer(state, "Ann", "Bob", at=START - HOUR)
 
 
 def test_accepting_and_withdrawing_are_exempt_and_do_not_restart_the_clock() -> None:
-    state = offer(position(EMPTY), "Ann", "Cat").state  # Ann's limited move
+    state = offer(position(EMPTY_5X5), "Ann", "Cat").state  # Ann's limited move
     state = offer(state, "Bob", "Ann", at=START + HOUR).state
     state = accept_alliance(state, MoveContext("Ann", START + 2 * HOUR), "Bob").state
     state = withdraw_offer(state, MoveContext("Ann", START + 3 * HOUR), "Cat").state
@@ -298,7 +267,7 @@ def test_accepting_and_withdrawing_are_exempt_and_do_not_restart_the_clock() -> 
 
 
 def test_the_interval_is_a_parameter() -> None:
-    hourly = position(EMPTY, AnomicParameters(size=5, move_interval=HOUR))
+    hourly = position(EMPTY_5X5, AnomicParameters(size=5, move_interval=HOUR))
     state = offer(hourly, "Ann", "Bob").state
     with pytest.raises(IllegalActionError, match=r"from 2001-03-21 01:00 UTC\)$"):
         offer(state, "Ann", "Cat", at=START + HOUR - 1)
@@ -309,5 +278,5 @@ def test_the_interval_is_a_parameter() -> None:
 
 
 def test_next_move_time_is_none_before_any_limited_move() -> None:
-    record = position(EMPTY).record_of("Ann")
+    record = position(EMPTY_5X5).record_of("Ann")
     assert next_move_time(record, NINETEEN_HOURS.move_interval) is None

@@ -8,7 +8,6 @@ only its current position.
 from __future__ import annotations
 
 import json
-import textwrap
 from dataclasses import replace
 
 import pytest
@@ -18,23 +17,19 @@ from bot.games.go.anomic import (
     AnomicParameters,
     AnomicState,
     MoveContext,
-    add_players,
-    as_go_players,
     board_key,
     board_to_marks,
     declare_war,
     marks_to_board,
-    new_game,
     offer_alliance,
-    parse_diagram,
     place_stone,
     purchase_stones,
     render_board,
     state_from_json,
     state_to_json,
     with_alliances,
-    with_stones,
 )
+from bot.testing.anomic_diagrams import at, drawn_position
 
 HOUR = 3600
 START = 985132800  # 2001-03-21 00:00 UTC
@@ -42,21 +37,9 @@ SMALL = AnomicParameters(size=5)
 PLAYERS = {"A": "Ann", "B": "Bob", "C": "Cat"}
 
 
-def diagram(text: str) -> str:
-    return textwrap.dedent(text).strip("\n")
-
-
 def position(text: str) -> AnomicState:
     """The diagram's stones (A Ann, B Bob, C Cat); all three are Go players."""
-    state = add_players(new_game(SMALL), PLAYERS.values())
-    assert all(state.record_of(name).mark == mark for mark, name in PLAYERS.items())
-    drawn = parse_diagram(diagram(text), SMALL)
-    stones = {point: PLAYERS[mark] for point, mark in drawn.items()}
-    return as_go_players(with_stones(state, stones), PLAYERS.values())
-
-
-def at(where: str) -> int:
-    return SMALL.parse_point(where)
+    return drawn_position(text, PLAYERS, SMALL)
 
 
 def through_json(state: AnomicState, parameters: AnomicParameters | None = None) -> AnomicState:

@@ -7,50 +7,27 @@ after the next move of a player it is unfriendly to.
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from bot.games.go.anomic import (
-    AnomicParameters,
     AnomicState,
     DragonCaptured,
     MoveContext,
     StoneShare,
-    add_players,
     as_go_players,
     new_game,
-    parse_diagram,
     place_stone,
-    render_board,
     with_alliances,
     with_stones,
 )
+from bot.testing.anomic_diagrams import SMALL, at, board_of, diagram, drawn_position
 
-SMALL = AnomicParameters(size=5, move_interval=0)
 PLAYERS = {"A": "Ann", "B": "Bob"}
-
-
-def diagram(text: str) -> str:
-    return textwrap.dedent(text).strip("\n")
 
 
 def position(text: str) -> AnomicState:
     """The diagram's stones (A Ann, B Bob); both are Go players."""
-    state = add_players(new_game(SMALL), PLAYERS.values())
-    assert all(state.record_of(name).mark == mark for mark, name in PLAYERS.items())
-    stones = {point: PLAYERS[mark] for point, mark in parse_diagram(diagram(text), SMALL).items()}
-    return as_go_players(with_stones(state, stones), PLAYERS.values())
-
-
-def board_of(state: AnomicState) -> str:
-    """Only the board lines (both coordinate rows included) of ``render_board``."""
-    lines = render_board(state).splitlines()
-    return "\n".join(lines[2 : 4 + state.parameters.size])
-
-
-def at(where: str) -> int:
-    return SMALL.parse_point(where)
+    return drawn_position(text, PLAYERS, SMALL)
 
 
 def test_set_up_stones_make_nobody_a_go_player_or_the_last_placer() -> None:

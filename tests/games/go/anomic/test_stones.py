@@ -8,7 +8,6 @@ the points ledger is the caller's.
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import replace
 
 import pytest
@@ -23,38 +22,22 @@ from bot.games.go.anomic import (
     StonesSold,
     StonesTransferred,
     add_players,
-    as_go_players,
     new_game,
-    parse_diagram,
     place_stone,
     purchase_prices,
     purchase_stones,
     render_board,
     sell_captured,
     transfer_reserve,
-    with_stones,
 )
+from bot.testing.anomic_diagrams import EMPTY_5X5, SMALL, drawn_position, page
 
-SMALL = AnomicParameters(size=5, move_interval=0)
 PLAYERS = {"A": "Ann", "B": "Bob"}
-
-
-def diagram(text: str) -> str:
-    return textwrap.dedent(text).strip("\n")
-
-
-def page(text: str) -> str:
-    """A whole ``render_board`` text, written as an indented block."""
-    return diagram(text) + "\n"
 
 
 def position(text: str, parameters: AnomicParameters = SMALL) -> AnomicState:
     """The diagram's stones (A Ann, B Bob); both are Go players."""
-    state = add_players(new_game(parameters), PLAYERS.values())
-    assert all(state.record_of(name).mark == mark for mark, name in PLAYERS.items())
-    drawn = parse_diagram(diagram(text), parameters)
-    stones = {point: PLAYERS[mark] for point, mark in drawn.items()}
-    return as_go_players(with_stones(state, stones), PLAYERS.values())
+    return drawn_position(text, PLAYERS, parameters)
 
 
 def players() -> AnomicState:
@@ -143,20 +126,11 @@ def test_a_transfer_is_refused_beyond_the_reserve_or_to_oneself() -> None:
 
 # --- 376: placement from the Reserve (one reading, a parameter) -------------------
 
-EMPTY = """
-       a b c d e
-    5  . . . . .  5
-    4  . . . . .  4
-    3  . . . . .  3
-    2  . . . . .  2
-    1  . . . . .  1
-       a b c d e
-    """
 FROM_RESERVE = AnomicParameters(size=5, move_interval=0, placement_uses_reserve=True)
 
 
 def test_placing_from_the_reserve_puts_one_reserve_stone_in_play() -> None:
-    state, _ = purchase_stones(position(EMPTY, FROM_RESERVE), "Ann", 0, 2, points_available=4)
+    state, _ = purchase_stones(position(EMPTY_5X5, FROM_RESERVE), "Ann", 0, 2, points_available=4)
     result = place_stone(state, MoveContext("Ann", 0), FROM_RESERVE.parse_point("c3"))
     assert result.events == (StonePlaced("Ann", FROM_RESERVE.parse_point("c3"), True),)
     assert reserve_of(result.state, "Ann") == 1
@@ -165,12 +139,12 @@ def test_placing_from_the_reserve_puts_one_reserve_stone_in_play() -> None:
 
 def test_placing_from_the_reserve_is_refused_without_one() -> None:
     with pytest.raises(IllegalActionError, match="Ann has no Reserve Stone") as refusal:
-        place_stone(position(EMPTY, FROM_RESERVE), MoveContext("Ann", 0), 12)
+        place_stone(position(EMPTY_5X5, FROM_RESERVE), MoveContext("Ann", 0), 12)
     assert refusal.value.rule == "376"
 
 
 def test_by_default_a_placement_creates_its_stone() -> None:
-    result = place_stone(position(EMPTY), MoveContext("Ann", 0), SMALL.parse_point("c3"))
+    result = place_stone(position(EMPTY_5X5), MoveContext("Ann", 0), SMALL.parse_point("c3"))
     assert result.events == (StonePlaced("Ann", SMALL.parse_point("c3"), False),)
     assert reserve_of(result.state, "Ann") == 0
 

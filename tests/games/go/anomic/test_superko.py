@@ -8,49 +8,28 @@ equal up to allied owners count as the same.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 
 import pytest
 
 from bot.games.errors import IllegalActionError
 from bot.games.go.anomic import (
-    AnomicParameters,
     AnomicState,
     MoveContext,
     MoveResult,
     PositionLog,
-    add_players,
-    as_go_players,
-    new_game,
-    parse_diagram,
     place_stone,
-    render_board,
     with_alliances,
-    with_stones,
 )
 from bot.games.go.anomic.superko import BoardHistory
+from bot.testing.anomic_diagrams import board_of, diagram, drawn_position, untimed
 
 PLAYERS = {"A": "Ann", "B": "Bob", "C": "Cat"}
 
 
-def diagram(text: str) -> str:
-    return textwrap.dedent(text).strip("\n")
-
-
 def position(text: str, size: int, marks: Mapping[str, str] = PLAYERS) -> AnomicState:
     """The diagram's stones, each mark owned by ``marks[mark]``; all of them Go players."""
-    state = add_players(new_game(AnomicParameters(size=size, move_interval=0)), marks.values())
-    assert all(state.record_of(name).mark == mark for mark, name in marks.items())
-    drawn = parse_diagram(diagram(text), state.parameters)
-    stones = {point: marks[mark] for point, mark in drawn.items()}
-    return as_go_players(with_stones(state, stones), marks.values())
-
-
-def board_of(state: AnomicState) -> str:
-    """Only the board lines (both coordinate rows included) of ``render_board``."""
-    lines = render_board(state).splitlines()
-    return "\n".join(lines[2 : 4 + state.parameters.size])
+    return drawn_position(text, marks, untimed(size))
 
 
 def place(
