@@ -29,7 +29,6 @@ import argparse
 import cProfile
 import os
 import pstats
-import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -37,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sgfmill import boards, sgf  # type: ignore[import-untyped]
+from timing import Timing
 
 from bot.games.errors import IllegalActionError
 from bot.games.go import anomic
@@ -76,28 +76,6 @@ class Corpus:
     @property
     def moves(self) -> int:
         return sum(len(game.moves) for game in self.games)
-
-
-@dataclass(frozen=True)
-class Timing:
-    label: str
-    moves: int
-    durations: tuple[float, ...]
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.durations)
-
-    @property
-    def rate(self) -> float:
-        return self.moves / self.median
-
-    def line(self) -> str:
-        rounds = ", ".join(f"{seconds:.3f}" for seconds in self.durations)
-        return (
-            f"{self.label}: {self.rate:10.0f} moves/s  (median {self.median:.3f} s for "
-            f"{self.moves} moves; rounds: {rounds} s)"
-        )
 
 
 # --- loading ---------------------------------------------------------------------
@@ -289,8 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     verify(corpus.games)
     print("final stones identical in every game (ours with superko on, sgfmill)")
     ours, theirs = time_rounds(corpus.games, arguments.rounds)
-    mine = Timing("ours (place_stone)", corpus.moves, tuple(ours))
-    other = Timing("sgfmill (Board.play)", corpus.moves, tuple(theirs))
+    mine = Timing("ours (place_stone)", corpus.moves, tuple(ours), "moves")
+    other = Timing("sgfmill (Board.play)", corpus.moves, tuple(theirs), "moves")
     ratio = mine.rate / other.rate
     print(f"\n{mine.line()}\n{other.line()}")
     verdict = "meets" if ratio >= TARGET_RATIO else "misses"

@@ -39,7 +39,6 @@ import mailbox
 import os
 import pstats
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -58,6 +57,7 @@ from archive_game import PlannedPost, plan_archive
 from archive_mail import game_end, write_archive, write_config
 from sqlalchemy import select
 from sqlalchemy.orm import Session
+from timing import Timing
 
 from bot.app import build_app
 from bot.config import load_settings
@@ -71,28 +71,6 @@ TARGET_RATIO = 0.5
 # Of the budget, what is kept for the profile after the timed rounds.
 PROFILE_SHARE = 0.25
 MIN_PROFILE_POSTS = 500
-
-
-@dataclass(frozen=True)
-class Timing:
-    label: str
-    posts: int
-    durations: tuple[float, ...]
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.durations)
-
-    @property
-    def rate(self) -> float:
-        return self.posts / self.median
-
-    def line(self) -> str:
-        rounds = ", ".join(f"{seconds:.2f}" for seconds in self.durations)
-        return (
-            f"{self.label}: {self.rate:8.1f} posts/s  (median {self.median:.3f} s for "
-            f"{self.posts} posts; rounds: {rounds} s)"
-        )
 
 
 @dataclass(frozen=True)
@@ -275,8 +253,8 @@ def print_result(result: RoundsResult, startup: Timing) -> None:
     steady = cli.median - startup.median
     if steady > 0:
         print(
-            f"(a) without the fixed cost: {cli.posts / steady:.1f} posts/s, "
-            f"ratio {cli.posts / steady / bare.rate:.3f}"
+            f"(a) without the fixed cost: {cli.count / steady:.1f} posts/s, "
+            f"ratio {cli.count / steady / bare.rate:.3f}"
         )
 
 
@@ -367,7 +345,7 @@ def replay_in_process(prepared: Prepared, archive: Path, name: str) -> InProcess
 def profile_posts_for(prepared: Prepared, result: RoundsResult, budget: Budget) -> int:
     # An unprofiled and a profiled replay (cProfile roughly doubles the time):
     # about three times the command line's time per post.
-    per_post = result.cli.median / result.cli.posts
+    per_post = result.cli.median / result.cli.count
     fitting = int(max(budget.left(), 0) / (3 * per_post))
     return max(MIN_PROFILE_POSTS, min(len(prepared.posts), fitting))
 

@@ -67,10 +67,8 @@ def load_state(
     record = session.scalar(select(GameRecord).where(GameRecord.name == GAME_NAME))
     if record is None or not record.state:
         return record, anomic.new_game(parameters_from(settings))
-    stored = anomic.state_from_json(record.state)
-    return record, anomic.state_from_json(
-        record.state, parameters_from(settings, stored.parameters.size)
-    )
+    stored_size = int(record.state["parameters"]["size"])
+    return record, anomic.state_from_json(record.state, parameters_from(settings, stored_size))
 
 
 class StoredBoards:
