@@ -124,6 +124,58 @@ class GoSettings:
 
 
 @dataclass(frozen=True)
+class FieldSettings:
+    """Field Matches (seeds 003 and 000): who referees, and what the bot does on its own.
+
+    ``referee`` is the player whose posts may select the Current Field Match,
+    Initialize and Evolve (the Minister of Play); empty means only the bot's
+    own schedule and the console act as Referee.  ``auto_evolve`` performs
+    Life's Evolve at the start of every nweek (rule 25 of seed 004).
+    """
+
+    referee: str = ""
+    auto_evolve: bool = True
+
+
+@dataclass(frozen=True)
+class HoldingsSettings:
+    """The numbers of rules 21, 212, 1899 and 19 (seed 004) that a proposal may change."""
+
+    bandwidth_per_nweek: int = 10  # rule 1899: Bandwidth resets to this each nweek
+    new_player_bandwidth: int = 4  # rule 1899: what a new player starts with
+    renown_threshold: int = 10  # rule 212: Temporary Renown becomes Permanent at this
+    proposal_cost_bandwidth: int = 2  # rule 19: what submitting a proposal costs
+
+
+@dataclass(frozen=True)
+class ProposalSettings:
+    first_serial: int = 1  # the serial number the first proposal gets (rule 19)
+
+
+@dataclass(frozen=True)
+class ElectionSettings:
+    nomination_ndays: int = 5  # rule 1823 A
+    voting_ndays: int = 4  # rule 1823 A
+    moderator: str = ""  # the player who breaks Approval Voting ties (rule 1823 B)
+
+
+@dataclass(frozen=True)
+class DigestSettings:
+    daily: bool = True  # a digest to every Minister at 00:00 UTC
+    at_checkpoints: bool = True  # and at every Checkpoint (rule 3)
+    seal: bool = False  # post the rule 1906 Seal announcement with a digest
+
+
+@dataclass(frozen=True)
+class MinistryEntry:
+    """Who holds a Ministry at start-up (rule 625); elections change it later."""
+
+    ministry: str
+    holder: str = ""
+    deputies: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Settings:
     bot: BotSettings = field(default_factory=BotSettings)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
@@ -132,7 +184,13 @@ class Settings:
     outbound: OutboundSettings = field(default_factory=OutboundSettings)
     ntime: NtimeSettings = field(default_factory=NtimeSettings)
     go: GoSettings = field(default_factory=GoSettings)
+    field_matches: FieldSettings = field(default_factory=FieldSettings)
+    holdings: HoldingsSettings = field(default_factory=HoldingsSettings)
+    proposals: ProposalSettings = field(default_factory=ProposalSettings)
+    elections: ElectionSettings = field(default_factory=ElectionSettings)
+    digests: DigestSettings = field(default_factory=DigestSettings)
     players: tuple[PlayerEntry, ...] = ()
+    ministries: tuple[MinistryEntry, ...] = ()
 
     @property
     def data_path(self) -> Path:
@@ -167,6 +225,11 @@ SECTIONS: Mapping[str, type] = {
     "outbound": OutboundSettings,
     "ntime": NtimeSettings,
     "go": GoSettings,
+    "field_matches": FieldSettings,
+    "holdings": HoldingsSettings,
+    "proposals": ProposalSettings,
+    "elections": ElectionSettings,
+    "digests": DigestSettings,
 }
 
 
@@ -236,13 +299,14 @@ def _is_hex_of_at_least(text: str, length: int) -> bool:
 
 
 def _from_document(document: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
-    unknown = set(document) - set(SECTIONS) - {"players"}
+    unknown = set(document) - set(SECTIONS) - {"players", "ministries"}
     if unknown:
         raise ConfigError(f"unknown configuration section(s): {', '.join(sorted(unknown))}")
     values: dict[str, Any] = {}
     for section, kind in SECTIONS.items():
         values[section] = _build_section(section, kind, document.get(section, {}), environ)
     values["players"] = _players(document.get("players", []))
+    values["ministries"] = _ministries(document.get("ministries", []))
     return Settings(**values)
 
 
@@ -301,6 +365,23 @@ def _players(entries: Any) -> tuple[PlayerEntry, ...]:
             raise ConfigError(f"[[players]] entry needs a name and a list of addresses: {entry!r}")
         players.append(PlayerEntry(name.strip(), tuple(a.strip().lower() for a in addresses)))
     return tuple(players)
+
+
+def _ministries(entries: Any) -> tuple[MinistryEntry, ...]:
+    if not isinstance(entries, list):
+        raise ConfigError("[[ministries]] must be an array of tables")
+    ministries = []
+    for entry in entries:
+        name, holder = entry.get("ministry"), entry.get("holder", "")
+        deputies = entry.get("deputies", [])
+        if not isinstance(name, str) or not name.strip() or not isinstance(holder, str):
+            raise ConfigError(f"[[ministries]] entry needs a ministry name: {entry!r}")
+        if not isinstance(deputies, list):
+            raise ConfigError(f"[[ministries]] deputies must be a list of names: {entry!r}")
+        ministries.append(
+            MinistryEntry(name.strip(), holder.strip(), tuple(str(d).strip() for d in deputies))
+        )
+    return tuple(ministries)
 
 
 def _parse_instant(text: str) -> datetime:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session
 
+from bot.engine import timed
 from bot.engine.services import Services
 from bot.games import dice, go
 from bot.outbound.compose import compose_report
@@ -32,16 +33,23 @@ def advance_clock(session: Session, services: Services, until: datetime) -> None
         return
     if until <= mark.handled_until:
         return
-    if not _midnight_between(mark.handled_until, until):
-        mark.handled_until = until  # ntime events happen only at 00:00 UTC (rule 3 A)
-        return
-    for checkpoint in services.clock.checkpoints_between(mark.handled_until, until):
+    after = mark.handled_until
+    # ntime events happen only at 00:00 UTC (rule 3 A); the timed handlers
+    # look for their own instants (deadlines may fall at any time).
+    if _midnight_between(after, until):
+        _ntime_events(session, services, after, until)
+    for handler in timed.handlers():
+        handler(session, services, after, until)
+    mark.handled_until = until
+
+
+def _ntime_events(session: Session, services: Services, after: datetime, until: datetime) -> None:
+    for checkpoint in services.clock.checkpoints_between(after, until):
         end_finished_go_game(session, services, checkpoint.ending.index, checkpoint.instant)
-    for change in services.clock.nweek_changes_between(mark.handled_until, until):
+    for change in services.clock.nweek_changes_between(after, until):
         reveal_nweek(session, services, change.ended, change.instant)
         open_nweek(session, services, change.begun, change.instant)
         end_quiet_go_game(session, services, change.begun, change.instant)
-    mark.handled_until = until
 
 
 def end_finished_go_game(session: Session, services: Services, period: int, at: datetime) -> None:
