@@ -1,0 +1,1 @@
+"""Governance by mail (seed 004): polls, proposals and the Ballot, CFIs, elections, Ministries."""
