@@ -33,6 +33,7 @@ class Turn:
     position: int  # 1-based order of the action in the post, after repeats
     author: str  # the address the post is attributed to
     player: PlayerRef | None
+    private: bool = False  # sent to the bot alone, not through the list
 
 
 @dataclass(frozen=True)

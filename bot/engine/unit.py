@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session
 
-from bot.engine.games.base import GameAdapter
+from bot.engine.games.base import GameAdapter, TurnPerPostAdapter
 from bot.engine.players import player_for_address
 from bot.engine.rulings import Board, Outcome, Ruling, Turn, not_taken, rejected
 from bot.engine.services import Services
@@ -85,17 +85,26 @@ def judge_post(
         position=0,
         author=context.author,
         player=player,
+        private=context.private,
     )
     adapters = services.make_adapters(session)
-    rulings: list[Ruling] = []
-    actors: list[int | None] = []
-    for position, action in enumerate(_expanded(context.parsed.actions), start=1):
+    judged: dict[int, tuple[Ruling, int | None]] = {}
+    actions = list(_expanded(context.parsed.actions))
+    for position, action in enumerate(actions, start=1):
+        if position in judged:
+            continue  # judged with the other actions of its adapter's Turn
         turn = replace(base_turn, position=position)
+        adapter = adapters.get(action.action.split(".", 1)[0])
+        if isinstance(adapter, TurnPerPostAdapter):
+            group = _judge_together(adapter, actions, position, turn)
+            judged.update({ruling.position: (ruling, actor) for ruling, actor in group})
+            continue
         ruling = _judge_one(action, turn, adapters)
         if action.action == "roster.register" and ruling.outcome is Outcome.APPLIED:
             base_turn = replace(base_turn, player=player_for_address(session, context.author))
-        rulings.append(ruling)
-        actors.append(turn.player.id if turn.player else None)
+        judged[position] = (ruling, turn.player.id if turn.player else None)
+    rulings = [judged[position][0] for position in sorted(judged)]
+    actors = [judged[position][1] for position in sorted(judged)]
     boards: list[Board] = []
     notes: list[str] = []
     for adapter in adapters.values():
@@ -119,7 +128,47 @@ def _expanded(actions: tuple[ParsedAction, ...]) -> Iterator[ParsedAction]:
             yield action
 
 
+def _judge_together(
+    adapter: TurnPerPostAdapter,
+    actions: list[ParsedAction],
+    first: int,
+    turn: Turn,
+) -> list[tuple[Ruling, int | None]]:
+    """Judge every action of the post that ``adapter`` handles, as one Turn.
+
+    They are judged when the first of them is reached, in the order listed;
+    the ones the engine refuses by itself (conditional, not a player's,
+    private) are refused here and left out of the Turn.
+    """
+    prefix = actions[first - 1].action.split(".", 1)[0]
+    taken: list[tuple[ParsedAction, Turn]] = []
+    results: list[tuple[Ruling, int | None]] = []
+    actor = turn.player.id if turn.player else None
+    for position in range(first, len(actions) + 1):
+        action = actions[position - 1]
+        if action.action.split(".", 1)[0] != prefix:
+            continue
+        own_turn = replace(turn, position=position)
+        refusal = _refusal(action, own_turn, adapter)
+        if refusal is None:
+            taken.append((action, own_turn))
+        else:
+            results.append((refusal, actor))
+    results.extend((ruling, actor) for ruling in adapter.apply_all(taken))
+    return results
+
+
 def _judge_one(action: ParsedAction, turn: Turn, adapters: dict[str, GameAdapter]) -> Ruling:
+    adapter = adapters.get(action.action.split(".", 1)[0])
+    refusal = _refusal(action, turn, adapter)
+    if refusal is not None:
+        return refusal
+    assert adapter is not None
+    return adapter.apply(action, turn)
+
+
+def _refusal(action: ParsedAction, turn: Turn, adapter: object | None) -> Ruling | None:
+    """The engine's own refusal of ``action``, before any game judges it, or None."""
     if action.conditional:
         return not_taken(
             action.action,
@@ -139,7 +188,6 @@ def _judge_one(action: ParsedAction, turn: Turn, adapters: dict[str, GameAdapter
             '"I request to become a player with the name YOURNAME"',
             rule="14",
         )
-    adapter = adapters.get(action.action.split(".", 1)[0])
     if adapter is None:
         return not_taken(
             action.action,
@@ -148,7 +196,17 @@ def _judge_one(action: ParsedAction, turn: Turn, adapters: dict[str, GameAdapter
             turn,
             "this referee does not handle that kind of action yet",
         )
-    return adapter.apply(action, turn)
+    if turn.private and action.action not in getattr(adapter, "private_actions", frozenset()):
+        return rejected(
+            action.action,
+            action.args,
+            action.text,
+            turn,
+            "this was sent to the bot privately, and only Concealable votes and requests "
+            "for information may be; post it to the list for it to count",
+            rule="1896",
+        )
+    return None
 
 
 def _record_headers(message: Message, context: PostContext) -> None:

@@ -113,6 +113,8 @@ def _reply_subject(subject: str) -> str:
 
 
 def _recipients(context: PostContext, services: Services) -> list[str]:
+    if context.private and context.author:
+        return [context.author]  # a private mail's answer stays private
     if services.settings.bot.reply_to == "sender" and context.author:
         return [context.author]
     return [services.settings.bot.list_address]

@@ -36,6 +36,9 @@ class PostContext:
     parsed: ParseResult | None = None
     stop_reason: str | None = None
     notes: tuple[str, ...] = ()
+    # Sent to the bot alone, not through the list (a Concealable vote, a
+    # request for a digest): judged, but answered to the sender only.
+    private: bool = False
 
     def stop(self, reason: str) -> None:
         self.stop_reason = reason

@@ -28,6 +28,7 @@ def proof_line(nweek: int, roll: dice.Roll) -> str:
 
 class DiceAdapter:
     prefix = "dice"
+    private_actions: frozenset[str] = frozenset()
 
     def __init__(self, session: Session, services: Services) -> None:
         self.session = session

@@ -31,6 +31,7 @@ UNKNOWN_UNDER_1639 = (
 
 class GoAdapter:
     prefix = "go"
+    private_actions: frozenset[str] = frozenset()
 
     def __init__(self, session: Session, size: int) -> None:
         self.session = session

@@ -93,6 +93,7 @@ class StoredBoards:
 
 class AnomicGoAdapter:
     prefix = "go"
+    private_actions: frozenset[str] = frozenset()
 
     def __init__(self, session: Session, services: Services) -> None:
         self.session = session

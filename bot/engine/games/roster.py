@@ -12,6 +12,7 @@ from bot.parser import ParsedAction
 
 class RosterAdapter:
     prefix = "roster"
+    private_actions: frozenset[str] = frozenset()
 
     def __init__(self, session: Session, accept_registrations: bool) -> None:
         self.session = session
