@@ -28,10 +28,12 @@ from bot.games.field.bchess import (
     render_bchess_board,
 )
 from bot.games.field.bchess.board import times_captured
+from bot.testing.bchess_diagrams import SEED
 
-SEED = bytes(range(32))
 CONTEXT = TurnContext(nweek=4, referee="referee", players=("alice", "bob", "carol"))
 
+# Written out in full, as mailed: the other test files draw theirs with ``bchess_board``,
+# and this one pins the convention independently of that helper.
 BOARD = """
 B-Chess: 20 x 20 torus
     A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T

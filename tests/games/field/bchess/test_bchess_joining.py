@@ -4,8 +4,7 @@ prices by the number of captures."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TypeVar
+from functools import partial
 
 import pytest
 
@@ -17,7 +16,6 @@ from bot.games.field.bchess import (
     RULE_INITIALIZE,
     RULE_JOIN,
     RULE_REJOIN,
-    BChessTurn,
     initialize_request,
     join_request,
     parse_bchess_board,
@@ -28,44 +26,26 @@ from bot.games.field.bchess import (
     start_bchess,
 )
 from bot.games.field.bchess.board import kings_of, occupants
+from bot.testing.bchess_diagrams import SEED, ScriptedSource, bchess_board, bchess_turn
 
-Item = TypeVar("Item")
-SEED = bytes(range(32))
 CONTEXT = TurnContext(nweek=2, referee="referee", players=("alice", "bob", "carol"))
+turn = partial(bchess_turn, context=CONTEXT)
 
-LOBBY = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. zK .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. bP .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. aQ .. .. .. .. .. .. .. .. .. ..
- 9  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. aK .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. zN
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 0 Kings, captured 1 time
-c = carol: 0 Kings, captured 2 times
-d = dave: 0 Kings, captured 3 times
-e = erin: 0 Kings, captured 4 times
-f = frank: 0 Kings, captured 0 times
-g = gwen: 0 Kings, captured 1 time
-z = zed: 1 King, captured 0 times
-"""
+# Pieces row by row from the top; with no Priority List they join it from A1 along each row.
+LOBBY = bchess_board(
+    "zK P15, bP J13, aQ J10, aK C3, zN T1",
+    (
+        "a = alice: 1 King, captured 0 times",
+        "b = bob: 0 Kings, captured 1 time",
+        "c = carol: 0 Kings, captured 2 times",
+        "d = dave: 0 Kings, captured 3 times",
+        "e = erin: 0 Kings, captured 4 times",
+        "f = frank: 0 Kings, captured 0 times",
+        "g = gwen: 0 Kings, captured 1 time",
+        "z = zed: 1 King, captured 0 times",
+    ),
+    priority_list=False,
+)
 
 TINY = """
 B-Chess: 3 x 3 torus
@@ -78,33 +58,8 @@ a = alice: 1 King, captured 0 times
 """
 
 
-class ScriptedSource:
-    """A RandomSource answering from a script, remembering each draw's purpose."""
-
-    def __init__(self, answers: Sequence[str]) -> None:
-        self.answers = list(answers)
-        self.purposes: list[str] = []
-
-    def choice(self, options: Sequence[Item], purpose: str) -> Item:
-        self.purposes.append(purpose)
-        answer = self.answers.pop(0)
-        return next(option for option in options if option == answer)
-
-    def randint(self, low: int, high: int, purpose: str) -> int:
-        raise AssertionError(f"unexpected randint for {purpose}")
-
-    def shuffle(self, items: Sequence[Item], purpose: str) -> list[Item]:
-        return list(items)
-
-
 def started() -> FieldState:
     return start_bchess(FieldState(), CONTEXT, DrawSource(SEED, "select")).state
-
-
-def turn(
-    state: FieldState, requests: Sequence[Request], macks: dict[str, int], context_id: str = "t"
-) -> BChessTurn:
-    return play_turn(state, CONTEXT, requests, DrawSource(SEED, context_id), macks)
 
 
 def test_bchess_is_a_valid_field_match_on_a_twenty_square_torus() -> None:
@@ -170,7 +125,7 @@ def test_initialize_is_the_referees_and_only_once_per_match() -> None:
         ("only the Referee may Initialize B-Chess", RULE_INITIALIZE)
     ]
     once = turn(state, [initialize_request(CONTEXT)], {}).state
-    again = turn(once, [initialize_request(CONTEXT)], {}, "again").result.record.refusals
+    again = turn(once, [initialize_request(CONTEXT)], {}, draws="again").result.record.refusals
     assert again[0].message == "Initialize has already been invoked in this B-Chess match"
 
 

@@ -4,10 +4,10 @@ edges and corners, the Pawn's Move against its Capture, own pieces, and captures
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import pytest
 
-from bot.games.dice import DrawSource
 from bot.games.errors import ActionError, ActionSyntaxError, IllegalActionError
 from bot.games.field import FieldState, TurnContext
 from bot.games.field.bchess import (
@@ -18,180 +18,28 @@ from bot.games.field.bchess import (
     capture_request,
     move_request,
     parse_bchess_board,
-    play_turn,
     render_bchess_board,
 )
+from bot.testing.bchess_diagrams import ALICE_AND_BOB, bchess_board, bchess_turn
 
-SEED = bytes(range(32))
 CONTEXT = TurnContext(nweek=3, referee="referee", players=("alice", "bob"))
+turn = partial(bchess_turn, context=CONTEXT, draws="move")
 
-ROOK_BOARD = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. bK .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. aK .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 9  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. aP .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. .. .. aR .. .. bP .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 1 King, captured 0 times
-"""
-
-BISHOP_BOARD = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. bN
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. aK .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 9  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. bK .. .. .. ..
- 4  .. .. .. bP .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  .. aB .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 1 King, captured 0 times
-"""
-
-QUEEN_BOARD = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. bK .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. bR .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. aK .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. .. aQ .. .. .. .. .. .. .. .. ..
- 9  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 1 King, captured 0 times
-"""
-
-KNIGHT_BOARD = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  bP .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. bR bP
-19  .. aP .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. bK .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. aK .. .. .. .. .. .. .. .. .. ..
- 9  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  aP bP .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  aN aP .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. bP
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 1 King, captured 0 times
-"""
-
-KING_BOARD = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. aR aK
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. bK .. .. .. .. .. .. .. .. .. ..
- 9  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  bP .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 1 King, captured 0 times
-"""
-
-PAWN_BOARD = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. aK .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. aR bP bN .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. aP .. .. .. .. .. .. .. .. .. ..
- 9  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  aP .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. bK .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 1 King, captured 0 times
-"""
+# Pieces row by row from the top; with no Priority List they join it from A1 along each row.
+ROOK_BOARD = bchess_board("bK P15, aK C12, aP E8, aR E5, bP H5", ALICE_AND_BOB, priority_list=False)
+BISHOP_BOARD = bchess_board(
+    "bN T20, aK J15, bK P5, bP D4, aB B2", ALICE_AND_BOB, priority_list=False
+)
+QUEEN_BOARD = bchess_board("bK E17, bR N13, aK K12, aQ K10", ALICE_AND_BOB, priority_list=False)
+KNIGHT_BOARD = bchess_board(
+    "bP A20, bR S20, bP T20, aP B19, bK M14, aK J10, aP A2, bP B2, aN A1, aP B1, bP T1",
+    ALICE_AND_BOB,
+    priority_list=False,
+)
+KING_BOARD = bchess_board("aR S20, aK T20, bK J10, bP A1", ALICE_AND_BOB, priority_list=False)
+PAWN_BOARD = bchess_board(
+    "aK E15, aR I11, bP J11, bN K11, aP J10, aP A5, bK Q3", ALICE_AND_BOB, priority_list=False
+)
 
 
 def attempt(board: str, start: str, target: str, *, capture: bool = False) -> str:
@@ -204,8 +52,7 @@ def attempt(board: str, start: str, target: str, *, capture: bool = False) -> st
             request = move_request(state, "alice", start, target)
     except ActionError as error:
         return f"refused [{error.rule}]: {error.message}"
-    turn = play_turn(state, CONTEXT, [request], DrawSource(SEED, "move"), {})
-    record = turn.result.record
+    record = turn(state, [request]).result.record
     if record.refusals:
         return f"refused [{record.refusals[0].rule}]: {record.refusals[0].message}"
     return f"moved: {record.carried_out[0].summary}"
@@ -215,8 +62,7 @@ def square_of_moved(board: str, start: str, target: str) -> str:
     """The board after the move, as text, to check where the piece ended."""
     state = parse_bchess_board(board)
     request = move_request(state, "alice", start, target)
-    turn = play_turn(state, CONTEXT, [request], DrawSource(SEED, "move"), {})
-    return render_bchess_board(turn.state, board_owners(board))
+    return render_bchess_board(turn(state, [request]).state, board_owners(board))
 
 
 @pytest.mark.parametrize(

@@ -5,14 +5,12 @@ piece table (a chi-square test over recorded draws), and where purchased pieces 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import TypeVar
+from functools import partial
 
 from bot.games.dice import DrawKind, DrawSource
-from bot.games.field import FieldState, Request, TurnContext
+from bot.games.field import TurnContext
 from bot.games.field.bchess import (
     RULE_PURCHASE,
-    BChessTurn,
     board_owners,
     parse_bchess_board,
     play_turn,
@@ -20,163 +18,44 @@ from bot.games.field.bchess import (
     rejoin_request,
     render_bchess_board,
 )
+from bot.testing.bchess_diagrams import (
+    ALICE_AND_BOB,
+    SEED,
+    ScriptedSource,
+    bchess_board,
+    bchess_turn,
+)
 
-Item = TypeVar("Item")
-SEED = bytes(range(32))
 CONTEXT = TurnContext(nweek=9, referee="referee", players=("alice", "bob", "carol"))
+turn = partial(bchess_turn, context=CONTEXT)
 # Chi-square critical value for 4 degrees of freedom at p = 0.001.
 CRITICAL_4_DOF = 18.47
 
-SHOP = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. bN .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. aK .. .. .. .. .. .. .. .. .. ..
- 9  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. dK .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 0 Kings, captured 0 times
-c = carol: 0 Kings, captured 1 time
-d = dave: 1 King, captured 0 times
-"""
+SHOP_LEGEND = (
+    "a = alice: 1 King, captured 0 times",
+    "b = bob: 0 Kings, captured 0 times",
+    "c = carol: 0 Kings, captured 1 time",
+    "d = dave: 1 King, captured 0 times",
+)
+SHOP_PIECES = "dK Q3, aK J10, bN K11"
+# Without a Priority List the pieces join it from A1 along each row, in the order above.
+SHOP = bchess_board(SHOP_PIECES, SHOP_LEGEND, priority_list=False)
+# alice's purchased Queen, distributed to I9 next to her King.
+SHOP_AFTER = bchess_board(SHOP_PIECES + ", aQ I9", SHOP_LEGEND)
 
-SHOP_AFTER = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. bN .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. aK .. .. .. .. .. .. .. .. .. ..
- 9  .. .. .. .. .. .. .. .. aQ .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. dK .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 0 Kings, captured 0 times
-c = carol: 0 Kings, captured 1 time
-d = dave: 1 King, captured 0 times
-Priority List: dK Q3, aK J10, bN K11, aQ I9
-"""
+# alice's King on J10 is hemmed in by bob's Pawns and her own Rook; her Queen is not placed.
+HEMMED_PIECES = "aK J10, bP I9, bP J9, bP K9, bP I10, bP K10, bP I11, bP J11, aR K11, bK C3"
+HEMMED = bchess_board(HEMMED_PIECES + ", aQ not placed", ALICE_AND_BOB)
+HEMMED_AFTER = bchess_board(HEMMED_PIECES, ALICE_AND_BOB)
 
-HEMMED = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. bP bP aR .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. bP aK bP .. .. .. .. .. .. .. .. ..
- 9  .. .. .. .. .. .. .. .. bP bP bP .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. bK .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 1 King, captured 0 times
-Priority List: aK J10, bP I9, bP J9, bP K9, bP I10, bP K10, bP I11, bP J11,
-  aR K11, bK C3, aQ not placed
-"""
-
-HEMMED_AFTER = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. bP bP aR .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. bP aK bP .. .. .. .. .. .. .. .. ..
- 9  .. .. .. .. .. .. .. .. bP bP bP .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. bK .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 1 King, captured 0 times
-Priority List: aK J10, bP I9, bP J9, bP K9, bP I10, bP K10, bP I11, bP J11,
-  aR K11, bK C3
-"""
-
-KINGLESS = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. aK .. .. .. .. .. .. .. .. .. ..
- 9  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. cK .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 0 Kings, captured 1 time
-c = carol: 1 King, captured 0 times
-Priority List: aK J10, cK Q3, bR not placed
-"""
+KINGLESS = bchess_board(
+    "aK J10, cK Q3, bR not placed",
+    (
+        "a = alice: 1 King, captured 0 times",
+        "b = bob: 0 Kings, captured 1 time",
+        "c = carol: 1 King, captured 0 times",
+    ),
+)
 
 CROWDED = """
 B-Chess: 3 x 3 torus
@@ -203,34 +82,6 @@ Priority List: aK B2, bP A1, bP B1, bP C1, bP A2, bK A3, aP not placed
 """
 
 
-class ScriptedSource:
-    """A RandomSource answering from a script, remembering what each draw offered."""
-
-    def __init__(self, answers: Sequence[object]) -> None:
-        self.answers = list(answers)
-        self.offered: list[tuple[str, tuple[object, ...]]] = []
-
-    def choice(self, options: Sequence[Item], purpose: str) -> Item:
-        self.offered.append((purpose, tuple(options)))
-        answer = self.answers.pop(0)
-        return next(option for option in options if option == answer)
-
-    def randint(self, low: int, high: int, purpose: str) -> int:
-        answer = self.answers.pop(0)
-        assert isinstance(answer, int) and low <= answer <= high
-        self.offered.append((purpose, (low, high)))
-        return answer
-
-    def shuffle(self, items: Sequence[Item], purpose: str) -> list[Item]:
-        return list(items)
-
-
-def turn(
-    state: FieldState, requests: Sequence[Request], macks: dict[str, int], context_id: str = "t"
-) -> BChessTurn:
-    return play_turn(state, CONTEXT, requests, DrawSource(SEED, context_id), macks)
-
-
 def test_purchases_in_one_turn_cost_0_10_20_and_the_count_restarts_next_turn() -> None:
     state = parse_bchess_board(SHOP)
     first = turn(state, [purchase_request("alice")] * 3, {"alice": 30})
@@ -242,7 +93,7 @@ def test_purchases_in_one_turn_cost_0_10_20_and_the_count_restarts_next_turn() -
         "alice paid 10 macks",
         "alice paid 20 macks",
     ]
-    second = turn(first.state, [purchase_request("alice")], {"alice": 0}, "next")
+    second = turn(first.state, [purchase_request("alice")], {"alice": 0}, draws="next")
     assert [item.macks for item in second.spendings] == [0]
     assert second.result.record.refusals == ()
 
@@ -291,7 +142,7 @@ def test_a_purchased_piece_is_drawn_once_and_distributed_next_to_its_owners_king
     source = ScriptedSource([20, "I9"])  # 20 is the Queen's band; then its square.
     result = play_turn(state, CONTEXT, [purchase_request("alice")], source, {"alice": 0})
     owners = board_owners(SHOP)
-    assert render_bchess_board(result.state, owners) == SHOP_AFTER.strip("\n")
+    assert render_bchess_board(result.state, owners) == SHOP_AFTER
     (draw_purpose, bounds), (square_purpose, offered) = source.offered
     assert draw_purpose == (
         "Purchase: piece for alice (1-10 Pawn, 11-13 Rook, 14-16 Knight, 17-19 Bishop, 20 Queen)"
@@ -305,7 +156,7 @@ def test_a_purchased_piece_is_drawn_once_and_distributed_next_to_its_owners_king
 def test_distribute_destroys_the_piece_when_no_square_next_to_the_king_is_free() -> None:
     state = parse_bchess_board(HEMMED)
     result = play_turn(state, CONTEXT, [], ScriptedSource([]), {})
-    assert render_bchess_board(result.state, board_owners(HEMMED)) == HEMMED_AFTER.strip("\n")
+    assert render_bchess_board(result.state, board_owners(HEMMED)) == HEMMED_AFTER
     (done,) = result.result.record.carried_out
     assert done.summary == (
         "alice's Queen (not placed) destroyed: no square next to alice's King is unoccupied"

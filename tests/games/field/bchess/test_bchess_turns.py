@@ -4,205 +4,51 @@ Checkmate ending the match with its winner."""
 
 from __future__ import annotations
 
-from bot.games.dice import DrawSource
-from bot.games.field import FieldState, Request, TurnContext, describe_turn, object_by_id
+from functools import partial
+
+from bot.games.field import Request, TurnContext, describe_turn, object_by_id
 from bot.games.field.bchess import (
     RULE_BCHESS,
-    BChessTurn,
     board_owners,
     capture_request,
     move_request,
     parse_bchess_board,
-    play_turn,
     rejoin_request,
     render_bchess_board,
 )
+from bot.testing.bchess_diagrams import ALICE_AND_BOB, bchess_board, bchess_turn
 
-SEED = bytes(range(32))
 CONTEXT = TurnContext(nweek=7, referee="referee", players=("alice", "bob", "carol"))
+turn = partial(bchess_turn, context=CONTEXT, draws="turn")
 
-CAPTURE_BEFORE = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. aK .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. cK .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 9  .. .. bK .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. bP .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. aR .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 1 King, captured 0 times
-c = carol: 1 King, captured 0 times
-Priority List: aR C3, bK C9, cK P15, aK K18, bP H4
-"""
+CAPTURE_BEFORE = bchess_board(
+    "aR C3, bK C9, cK P15, aK K18, bP H4",
+    (
+        "a = alice: 1 King, captured 0 times",
+        "b = bob: 1 King, captured 0 times",
+        "c = carol: 1 King, captured 0 times",
+    ),
+)
+# alice's Rook has moved from C3 to C9 and captured bob's King there.
+CAPTURE_AFTER = bchess_board(
+    "aR C9, cK P15, aK K18, bP H4",
+    (
+        "a = alice: 1 King, captured 0 times",
+        "b = bob: 0 Kings, captured 1 time",
+        "c = carol: 1 King, captured 0 times",
+    ),
+)
 
-CAPTURE_AFTER = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. aK .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. cK .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 9  .. .. aR .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. bP .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 0 Kings, captured 1 time
-c = carol: 1 King, captured 0 times
-Priority List: aR C9, cK P15, aK K18, bP H4
-"""
-
-DUEL = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. aK .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 9  .. .. bK .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. bN .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. aP .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. aR .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 1 King, captured 0 times
-Priority List: aP C5, aR C3, bK C9, aK K18, bN F6
-"""
-
-DUEL_REVERSED = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. aK .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 9  .. .. bK .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. bN .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. aP .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. aR .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 1 King, captured 0 times
-Priority List: aR C3, aP C5, bK C9, aK K18, bN F6
-"""
-
-LONE = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. aK .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 9  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. .. .. bN .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. aP .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. aR .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 0 Kings, captured 0 times
-"""
-
-PAWN_DUEL = """
-B-Chess: 20 x 20 torus
-    A  B  C  D  E  F  G  H  I  J  K  L  M  N  O  P  Q  R  S  T
-20  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-19  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-18  .. .. .. .. .. .. .. .. .. .. aK .. .. .. .. .. .. .. .. ..
-17  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-16  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-15  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-14  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-13  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-12  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-11  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-10  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 9  .. .. bK .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 8  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 7  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 6  .. .. .. bN .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 5  .. .. aP .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 4  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 3  .. .. aR .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 2  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
- 1  .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. .. ..
-Pieces: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn; .. unoccupied
-a = alice: 1 King, captured 0 times
-b = bob: 1 King, captured 0 times
-"""
-
-
-def turn(
-    state: FieldState,
-    requests: list[Request],
-    macks: dict[str, int] | None = None,
-    context_id: str = "turn",
-) -> BChessTurn:
-    return play_turn(state, CONTEXT, requests, DrawSource(SEED, context_id), macks or {})
+# One position, listed in two orders: the Pawn before the Rook, then the Rook first.
+DUEL = bchess_board("aP C5, aR C3, bK C9, aK K18, bN F6", ALICE_AND_BOB)
+DUEL_REVERSED = bchess_board("aR C3, aP C5, bK C9, aK K18, bN F6", ALICE_AND_BOB)
+# Without Priority Lists: the pieces join it from A1 along each row.
+LONE = bchess_board(
+    "aK K18, bN F6, aP C5, aR C3",
+    ("a = alice: 1 King, captured 0 times", "b = bob: 0 Kings, captured 0 times"),
+    priority_list=False,
+)
+PAWN_DUEL = bchess_board("aK K18, bK C9, bN D6, aP C5, aR C3", ALICE_AND_BOB, priority_list=False)
 
 
 def test_capturing_a_king_destroys_it_and_counts_against_its_owner() -> None:
@@ -210,7 +56,7 @@ def test_capturing_a_king_destroys_it_and_counts_against_its_owner() -> None:
     result = turn(state, [move_request(state, "alice", "C3", "C9", "Rook")])
     assert result.result.record.refusals == ()
     after = render_bchess_board(result.state, board_owners(CAPTURE_BEFORE))
-    assert after == CAPTURE_AFTER.strip("\n")
+    assert after == CAPTURE_AFTER
     assert "destroying bob's King at C9" in result.result.record.carried_out[0].summary
 
 
@@ -275,7 +121,7 @@ def test_checkmate_ends_the_match_at_the_next_turn_with_the_last_kings_owner_win
     )
     # Checkmate is an action of The Field, judged in step 1, before the pieces move.
     assert captured.result.record.ending is None
-    ended = turn(captured.state, [], context_id="next")
+    ended = turn(captured.state, [], draws="next")
     ending = ended.result.record.ending
     assert ending is not None and ending.winners == ("alice",)
     assert ending.reason == "only alice's King remains on the Field (at K18)"
@@ -290,7 +136,7 @@ def test_a_rejoin_in_the_next_turn_comes_before_checkmate() -> None:
     captured = turn(
         state, [move_request(state, "alice", "C5", "D5"), move_request(state, "alice", "C3", "C9")]
     )
-    rejoined = turn(captured.state, [rejoin_request("bob")], {"bob": 150}, "rejoin")
+    rejoined = turn(captured.state, [rejoin_request("bob")], {"bob": 150}, draws="rejoin")
     assert rejoined.result.record.ending is None
     assert [item.macks for item in rejoined.spendings] == [100]
     assert rejoined.spent_by("bob") == 100
