@@ -157,6 +157,9 @@ class ElectionSettings:
     nomination_ndays: int = 5  # rule 1823 A
     voting_ndays: int = 4  # rule 1823 A
     moderator: str = ""  # the player who breaks Approval Voting ties (rule 1823 B)
+    # ndays the Moderator has to pick among tied choices before a recorded draw
+    # stands in (0: draw at once); see docs/readings.md, rule 1823 C.2
+    moderator_wait_ndays: int = 2
 
 
 @dataclass(frozen=True)

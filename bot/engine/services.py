@@ -27,6 +27,7 @@ class Services:
         from bot.engine.games.go import GoAdapter
         from bot.engine.games.go_anomic import AnomicGoAdapter
         from bot.engine.games.roster import RosterAdapter
+        from bot.engine.governance.elections import ElectionsAdapter
 
         go: GameAdapter = (
             AnomicGoAdapter(session, self)
@@ -37,5 +38,6 @@ class Services:
             RosterAdapter(session, self.settings.bot.accept_registrations),
             DiceAdapter(session, self),
             go,
+            ElectionsAdapter(session, self),
         )
         return {adapter.prefix: adapter for adapter in adapters}

@@ -28,4 +28,6 @@ TimedHandler = Callable[[Session, "Services", datetime, datetime], None]
 
 def handlers() -> tuple[TimedHandler, ...]:
     """Every timed handler, in the order they run (imported late: they import the engine)."""
-    return ()
+    from bot.engine.governance.elections import advance_elections
+
+    return (advance_elections,)

@@ -22,12 +22,15 @@ class View:
 def game_view(session: Session, services: Services, game: str) -> View:
     """Raises KeyError for an unknown game name."""
     from bot.engine.games.go import go_view
+    from bot.engine.governance.elections import elections_state, ministries_state
 
     views: dict[str, Callable[[Session, Services], View]] = {
         "go": lambda s, sv: View(*go_view(s, sv)),
         "players": _players_view,
         "dice": _dice_view,
         "holdings": _holdings_view,
+        "ministries": lambda s, sv: View(*ministries_state(s, sv)),
+        "elections": lambda s, sv: View(*elections_state(s, sv)),
     }
     return views[game](session, services)
 

@@ -8,7 +8,7 @@ in ``AREAS`` below.  Order matters only for error messages.
 from __future__ import annotations
 
 from bot.parser.area import Area
-from bot.parser.areas import dice, field, go, roster
+from bot.parser.areas import dice, elections, field, go, roster
 from bot.parser.areas.common import AREA as COMMON
 
 AREAS: tuple[Area, ...] = (
@@ -16,6 +16,7 @@ AREAS: tuple[Area, ...] = (
     dice.AREA,
     roster.AREA,
     field.AREA,
+    elections.AREA,
 )
 
 __all__ = ["AREAS", "COMMON"]

@@ -1,0 +1,263 @@
+"""The Ministerial Elections in progress and held (rules 625 B and 1823, seed 004), as data.
+
+Kept as JSON in the ``game`` row named ``elections``.  An Election passes
+through nominations (five ndays), voting (four ndays), possibly a wait for
+the Moderator's pick on a tie, and is then closed with its result.
+
+Deadlines are ntime: "five ndays following the start" ends when the Clock
+has advanced five ndays past the start, at the same time of day (with the
+Clock On throughout, exactly 5 x 24 hours later; each whole day the Clock
+stands Off adds a day, rule 3 A's "the person still has 6 days left").  They
+are stored as the instants the periods began and resolved against the
+Clock's switches whenever they are needed, so a Clock stop announced later
+moves them; ``None`` means the Clock is Off with no restart known yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from bot.games import ntime
+from bot.games.governance.elections import SelectionMethod, method_named
+from bot.store.models import GameRecord
+
+RECORD_NAME = "elections"
+
+
+class Phase(Enum):
+    NOMINATING = "nominating"  # rule 625 B: "For five ndays following the start"
+    VOTING = "voting"  # "four ndays as its Duration"
+    AWAITING_MODERATOR = "awaiting the Moderator"  # rule 1823 C.2, C.3 ties
+    CLOSED = "closed"
+
+    @property
+    def in_progress(self) -> bool:
+        return self is not Phase.CLOSED
+
+
+class Answer(Enum):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True)
+class Nomination:
+    nominee: str
+    nominator: str
+    at: datetime
+    answer: Answer = Answer.PENDING
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """One vote as cast; rule 1823: the last one a voter submits is eir actual vote."""
+
+    voter: str
+    choices: tuple[str, ...]
+    at: datetime
+    message_id: str
+
+
+@dataclass(frozen=True)
+class Election:
+    number: int
+    ministry: str
+    caller: str
+    moderator: str | None  # rule 625 B: the caller; None when nobody can be asked
+    method: SelectionMethod
+    called_at: datetime
+    rotation: bool = False  # called by Kurt Godel's Ministry Rotation
+    phase: Phase = Phase.NOMINATING
+    nominations: tuple[Nomination, ...] = ()
+    voting_started_at: datetime | None = None
+    candidates: tuple[str, ...] = ()  # fixed when the voting starts
+    ballots: tuple[Ballot, ...] = ()
+    moderator_asked_at: datetime | None = None
+    closed_at: datetime | None = None
+    winner: str | None = None
+    report: tuple[str, ...] = ()  # the published count, line by line
+
+    @property
+    def accepted(self) -> tuple[str, ...]:
+        """Rule 625 B: "those that accept become candidates", in the order nominated."""
+        return tuple(n.nominee for n in self.nominations if n.answer is Answer.ACCEPTED)
+
+    def nomination_of(self, player: str) -> Nomination | None:
+        """The player's latest nomination in this Election."""
+        found = [n for n in self.nominations if n.nominee == player]
+        return found[-1] if found else None
+
+    def with_answer(self, player: str, answer: Answer) -> Election:
+        latest = self.nomination_of(player)
+        nominations = tuple(
+            replace(n, answer=answer) if n is latest else n for n in self.nominations
+        )
+        return replace(self, nominations=nominations)
+
+    def label(self) -> str:
+        return f"Election #{self.number} for {self.ministry}"
+
+
+@dataclass(frozen=True)
+class ElectionBook:
+    elections: tuple[Election, ...] = ()
+
+    def in_progress_for(self, ministry: str) -> Election | None:
+        found = [e for e in self.elections if e.ministry == ministry and e.phase.in_progress]
+        return found[0] if found else None
+
+    def next_number(self) -> int:
+        return max((e.number for e in self.elections), default=0) + 1
+
+    def with_election(self, election: Election) -> ElectionBook:
+        others = tuple(e for e in self.elections if e.number != election.number)
+        return ElectionBook(tuple(sorted((*others, election), key=lambda e: e.number)))
+
+
+# -- deadlines (rule 3 A ndays) -------------------------------------------------------
+
+
+def ndays_after(config: ntime.NtimeConfig, start: datetime, ndays: int) -> datetime | None:
+    """When ``ndays`` ndays following ``start`` have passed (see the module docstring)."""
+    if ndays <= 0:
+        return start
+    reading = ntime.clock_at(config, start)
+    tick = ntime.nday_start(config, ntime.ClockReading.from_ndays(reading.ndays + ndays))
+    if tick is None:
+        return None
+    utc = start.astimezone(UTC)
+    midnight = utc.replace(hour=0, minute=0, second=0, microsecond=0)
+    return tick + (utc - midnight)
+
+
+@dataclass(frozen=True)
+class Timetable:
+    """The numbers of ndays rule 625 B gives each phase (from ``ElectionSettings``)."""
+
+    config: ntime.NtimeConfig
+    nomination_ndays: int
+    voting_ndays: int
+    moderator_wait_ndays: int
+
+    def nominations_close(self, election: Election) -> datetime | None:
+        return ndays_after(self.config, election.called_at, self.nomination_ndays)
+
+    def voting_closes(self, election: Election) -> datetime | None:
+        if election.voting_started_at is None:
+            return None
+        return ndays_after(self.config, election.voting_started_at, self.voting_ndays)
+
+    def moderator_deadline(self, election: Election) -> datetime | None:
+        if election.moderator_asked_at is None:
+            return None
+        return ndays_after(self.config, election.moderator_asked_at, self.moderator_wait_ndays)
+
+    def next_deadline(self, election: Election) -> datetime | None:
+        """When ``election`` next changes phase by time, if it is known."""
+        if election.phase is Phase.NOMINATING:
+            return self.nominations_close(election)
+        if election.phase is Phase.VOTING:
+            return self.voting_closes(election)
+        if election.phase is Phase.AWAITING_MODERATOR:
+            return self.moderator_deadline(election)
+        return None
+
+
+def describe_instant(instant: datetime | None, label: str) -> str:
+    if instant is None:
+        return "when the Clock has run that long (it is Off now)"
+    return f"{label} ({instant.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC)"
+
+
+# -- storage ----------------------------------------------------------------------------
+
+
+def load_book(session: Session) -> tuple[GameRecord | None, ElectionBook]:
+    record = session.scalar(select(GameRecord).where(GameRecord.name == RECORD_NAME))
+    if record is None or not record.state:
+        return record, ElectionBook()
+    return record, book_from_json(record.state)
+
+
+def save_book(session: Session, record: GameRecord | None, book: ElectionBook) -> GameRecord:
+    if record is None:
+        record = GameRecord(name=RECORD_NAME, state={}, version=0)
+        session.add(record)
+    record.state = book_to_json(book)
+    record.version += 1
+    return record
+
+
+def _instant(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _parsed(value: Any) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def election_to_json(election: Election) -> dict[str, Any]:
+    return {
+        "number": election.number,
+        "ministry": election.ministry,
+        "caller": election.caller,
+        "moderator": election.moderator,
+        "method": election.method.value,
+        "called_at": election.called_at.isoformat(),
+        "rotation": election.rotation,
+        "phase": election.phase.value,
+        "nominations": [
+            [n.nominee, n.nominator, n.at.isoformat(), n.answer.value] for n in election.nominations
+        ],
+        "voting_started_at": _instant(election.voting_started_at),
+        "candidates": list(election.candidates),
+        "ballots": [
+            [b.voter, list(b.choices), b.at.isoformat(), b.message_id] for b in election.ballots
+        ],
+        "moderator_asked_at": _instant(election.moderator_asked_at),
+        "closed_at": _instant(election.closed_at),
+        "winner": election.winner,
+        "report": list(election.report),
+    }
+
+
+def election_from_json(data: dict[str, Any]) -> Election:
+    return Election(
+        number=int(data["number"]),
+        ministry=str(data["ministry"]),
+        caller=str(data["caller"]),
+        moderator=data["moderator"],
+        method=method_named(data["method"]),
+        called_at=datetime.fromisoformat(data["called_at"]),
+        rotation=bool(data["rotation"]),
+        phase=Phase(data["phase"]),
+        nominations=tuple(
+            Nomination(nominee, nominator, datetime.fromisoformat(at), Answer(answer))
+            for nominee, nominator, at, answer in data["nominations"]
+        ),
+        voting_started_at=_parsed(data["voting_started_at"]),
+        candidates=tuple(data["candidates"]),
+        ballots=tuple(
+            Ballot(voter, tuple(choices), datetime.fromisoformat(at), message_id)
+            for voter, choices, at, message_id in data["ballots"]
+        ),
+        moderator_asked_at=_parsed(data["moderator_asked_at"]),
+        closed_at=_parsed(data["closed_at"]),
+        winner=data["winner"],
+        report=tuple(data["report"]),
+    )
+
+
+def book_to_json(book: ElectionBook) -> dict[str, Any]:
+    return {"elections": [election_to_json(election) for election in book.elections]}
+
+
+def book_from_json(data: dict[str, Any]) -> ElectionBook:
+    return ElectionBook(tuple(election_from_json(item) for item in data["elections"]))
