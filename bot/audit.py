@@ -3,7 +3,8 @@
 Reads the bot's own posts in an mbox or Maildir (the list archive, or the
 outbox Maildir): the commitment published at the start of each nweek, the
 seed revealed at its end, and the ``[verify: ...]`` line of every roll and
-every recorded tie-break draw (``draw-v1``, e.g. rule 369's) in a ruling.
+every recorded draw (``draw-v1``, e.g. rule 369's tie-breaks) in a ruling
+or a report (a Go game's end, an election's result, a Ballot's rewards).
 Uses nothing but the archive, so anyone can run it.
 
 The result a ruling shows ("rolled 3d6: 2 + 3 + 5 = 10") must also agree
@@ -105,7 +106,9 @@ def verify_archive(path: Path) -> AuditReport:
             _remember(body, "Commitment", commitments)
         elif kind == "dice-reveal":
             _remember(body, "Seed", seeds)
-        elif kind == "ruling":
+        else:
+            # Rulings and every report (a Go game's end, an election's result,
+            # a Ballot's rewards, a scheduled Evolve) may print proof lines.
             rolls.extend(_claimed_rolls(body, str(mail.get("Message-ID", ""))))
             draws.extend(_claimed_draws(body, str(mail.get("Message-ID", ""))))
     report = _check(rolls, commitments, seeds)
