@@ -59,12 +59,14 @@ def compose_report(
     template: str,
     variables: Mapping[str, Any],
     at: datetime,
+    recipients: Sequence[str] = (),
 ) -> OutboxMessage:
-    """A scheduled post to the list (dice commitments and reveals, reports)."""
+    """A scheduled post: to the list (dice commitments and reveals, reports),
+    or to ``recipients`` alone (a question to the Moderator, a digest)."""
     body = services.templates.get_template(template).render(
         {**variables, "bot_name": services.settings.bot.name}
     )
-    recipients = [services.settings.bot.list_address]
+    recipients = list(recipients) or [services.settings.bot.list_address]
     mail = _mail(services, subject, recipients, body, kind, _derived_id(kind, key, services), at)
     return _outbox_row(mail, kind, recipients, None)
 
