@@ -405,5 +405,55 @@ def _instant(text: str) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+@main.group("player")
+def player_group() -> None:
+    """The roster, by an administrator: a player's addresses (rule 14)."""
+
+
+@player_group.group("address")
+def player_address_group() -> None:
+    """Add or remove an address a player posts from."""
+
+
+@player_address_group.command("add")
+@click.argument("name")
+@click.argument("address")
+@common_options
+@click.pass_context
+def player_address_add(context: click.Context, name: str, address: str) -> None:
+    """Let the player called NAME post from ADDRESS as well."""
+    from bot.engine.players import add_address
+
+    _change_addresses(context, lambda session: add_address(session, name, address), "added to")
+
+
+@player_address_group.command("remove")
+@click.argument("name")
+@click.argument("address")
+@common_options
+@click.pass_context
+def player_address_remove(context: click.Context, name: str, address: str) -> None:
+    """Stop taking posts from ADDRESS as the player called NAME (never eir last one)."""
+    from bot.engine.players import remove_address
+
+    _change_addresses(
+        context, lambda session: remove_address(session, name, address), "removed from"
+    )
+
+
+def _change_addresses(context: click.Context, change: Callable[[Any], Any], done: str) -> None:
+    from bot.app import build_app
+    from bot.games.errors import ActionError
+
+    app = build_app(settings_from(context))
+    with app.session_factory() as session:
+        try:
+            player = change(session)
+        except ActionError as error:
+            raise click.ClickException(f"{error.message} (rule {error.rule})") from None
+        session.commit()
+    click.echo(f"address {done} {player.name}")
+
+
 if __name__ == "__main__":
     main()

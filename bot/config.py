@@ -139,11 +139,10 @@ class FieldSettings:
 
 @dataclass(frozen=True)
 class HoldingsSettings:
-    """The numbers of rules 21, 212, 1899 and 19 (seed 004) that a proposal may change."""
+    """The numbers of rules 212 and 19 (seed 004) that a proposal may change."""
 
-    bandwidth_per_nweek: int = 10  # rule 1899: Bandwidth resets to this each nweek
-    new_player_bandwidth: int = 4  # rule 1899: what a new player starts with
-    renown_threshold: int = 10  # rule 212: Temporary Renown becomes Permanent at this
+    bandwidth_per_nweek: int = 10  # rule 212: Bandwidth resets to this each nweek
+    new_player_bandwidth: int = 4  # rule 212: what a new player starts with
     proposal_cost_bandwidth: int = 2  # rule 19: what submitting a proposal costs
 
 

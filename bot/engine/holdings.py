@@ -14,25 +14,37 @@ display are sums over entries (rules 21, 212 and 1899 of seed 004).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from bot.engine import ledger
 from bot.games.errors import IllegalActionError
-from bot.store.models import Message
+from bot.store.models import LedgerEntry, Message
 
 POINTS = "points"
 TILDEX = "tildex"
 BANDWIDTH = "bandwidth"
 MACKS = "macks"
+GO_POINTS = "go points"
 RENOWN_CATEGORIES = ("Glory", "Honor", "Wisdom")  # rule 1899
 RENOWN_CONVERSION = 10  # rule 1899: ten Temporary make one Permanent
+WELCOME_POINTS = 1  # rule 14: "that Player receives 1 Point"
+ENTRY_TILDEX = 500  # rule 21 A.2: "On entering the game, a Player receives 500~"
+# Shown in a player's statement even at zero; others once they have entries.
+STATEMENT_CURRENCIES = (POINTS, TILDEX, BANDWIDTH)
 
 # How a currency is written in replies and displays.
-DISPLAY_NAMES = {POINTS: "points", TILDEX: "~", BANDWIDTH: "BW", MACKS: "macks"}
+DISPLAY_NAMES = {
+    POINTS: "points",
+    TILDEX: "~",
+    BANDWIDTH: "BW",
+    MACKS: "macks",
+    GO_POINTS: "Go Points",
+}
 
 
 @dataclass(frozen=True)
@@ -165,3 +177,154 @@ def _convert_renown(session: Session, player_id: int, temporary: str, cause: Cau
     _record(session, player_id, temporary, -held, converted)
     permanent = temporary.removesuffix(":temporary") + ":permanent"
     _record(session, player_id, permanent, 1, converted)
+
+
+@dataclass(frozen=True)
+class StatementLine:
+    """One ledger entry as a player's statement shows it."""
+
+    at: datetime
+    currency: str
+    amount: int
+    rule: str
+    note: str
+    source: str
+    message_id: str | None  # the post that caused it, if a post did
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What one player holds, and the latest changes with their causes."""
+
+    player: str
+    balances: tuple[tuple[str, int], ...]  # (currency, amount), in display order
+    latest: tuple[StatementLine, ...]  # newest last
+
+
+def enter_game(
+    session: Session,
+    player_id: int,
+    bandwidth: int,
+    *,
+    at: datetime,
+    message_pk: int | None,
+) -> None:
+    """What a player receives on entering the game (rules 14, 21 A.2 and 212).
+
+    ``bandwidth`` is the rule 212 figure the caller worked out: 4BW, or 0BW
+    for one who was a player earlier in the same nweek.
+    """
+    cause = Cause(at, "21 A.2", "entering the game", "post", message_pk)
+    welcome = replace(cause, rule="14", note="the Welcome Point")
+    _record(session, player_id, POINTS, WELCOME_POINTS, welcome)
+    _record(session, player_id, TILDEX, ENTRY_TILDEX, cause)
+    change = bandwidth - ledger.balance(session, player_id, BANDWIDTH)
+    if change:
+        _record(session, player_id, BANDWIDTH, change, replace(cause, rule="212"))
+
+
+def strip_holdings(
+    session: Session, player_id: int, *, at: datetime, message_pk: int | None
+) -> int:
+    """Rule 14: one who ceases to be a player loses everything e holds; returns entries made.
+
+    Tildex lost without a destination go back to the Basin (rule 21 A.2).
+    """
+    cause = Cause(at, "14", "ceasing to be a player", "post", message_pk)
+    made = 0
+    for currency, amount in balances(session, player_id):
+        if amount:
+            _record(session, player_id, currency, -amount, cause)
+            made += 1
+    return made
+
+
+def balances(session: Session, player_id: int) -> tuple[tuple[str, int], ...]:
+    """Every balance of ``player_id``: the usual three, then any other with entries."""
+    held = dict.fromkeys(STATEMENT_CURRENCIES, 0)
+    rows = session.execute(
+        select(LedgerEntry.currency, func.sum(LedgerEntry.amount))
+        .where(LedgerEntry.player_id == player_id)
+        .group_by(LedgerEntry.currency)
+    )
+    for currency, amount in rows:
+        held[currency] = int(amount)
+    return tuple(sorted(held.items(), key=lambda item: _display_order(item[0])))
+
+
+def statement(session: Session, player_id: int, name: str, last: int = 10) -> Statement:
+    """``name``'s balances and eir ``last`` ledger entries with their causes."""
+    rows = session.execute(
+        select(LedgerEntry, Message.message_id)
+        .outerjoin(Message, Message.id == LedgerEntry.message_pk)
+        .where(LedgerEntry.player_id == player_id)
+        .order_by(LedgerEntry.id.desc())
+        .limit(last)
+    ).all()
+    latest = [
+        StatementLine(
+            entry.occurred_at,
+            entry.currency,
+            entry.amount,
+            entry.rule,
+            entry.note,
+            entry.source,
+            message_id,
+        )
+        for entry, message_id in reversed(rows)
+    ]
+    return Statement(name, balances(session, player_id), tuple(latest))
+
+
+def currency_label(currency: str) -> str:
+    """How a currency is named in words: "BW", "Temporary Honor", ..."""
+    if currency.startswith("renown:"):
+        _, category, kind = currency.split(":")
+        return f"{kind.capitalize()} {category}"
+    return DISPLAY_NAMES.get(currency, currency)
+
+
+def format_amount(currency: str, amount: int) -> str:
+    """An amount as the rules write it: "500~" (21 A.2), "4BW" (212), "3 points"."""
+    if currency == TILDEX:
+        return f"{amount}~"
+    if currency == BANDWIDTH:
+        return f"{amount}BW"
+    if currency == POINTS and abs(amount) == 1:
+        return f"{amount} point"
+    return f"{amount} {currency_label(currency)}"
+
+
+def render_statement(held: Statement) -> str:
+    """A player's statement as text: the balances, then the latest entries."""
+    lines = [f"{held.player} holds: " + ", ".join(format_amount(c, a) for c, a in held.balances)]
+    lines.append("")
+    lines.append(
+        f"The last {len(held.latest)} change(s), oldest first:"
+        if held.latest
+        else "No changes recorded yet."
+    )
+    lines.extend(_statement_line(line) for line in held.latest)
+    return "\n".join(lines) + "\n"
+
+
+def render_holdings(table: Sequence[tuple[str, tuple[tuple[str, int], ...]]]) -> str:
+    """The Twiddler's display: one line per player with every balance."""
+    lines = [
+        f"{name}: " + ", ".join(format_amount(currency, amount) for currency, amount in held)
+        for name, held in table
+    ]
+    return "\n".join(lines) + "\n" if lines else "nobody holds anything yet\n"
+
+
+def _statement_line(line: StatementLine) -> str:
+    signed = f"{'+' if line.amount > 0 else ''}{format_amount(line.currency, line.amount)}"
+    cause = f"rule {line.rule}" if line.rule else line.source
+    where = f" <{line.message_id}>" if line.message_id else f" ({line.source})"
+    note = f", {line.note}" if line.note else ""
+    return f"  {line.at:%Y-%m-%d %H:%M} UTC  {signed:<18} {cause}{note}{where}"
+
+
+def _display_order(currency: str) -> tuple[int, str]:
+    known = (*STATEMENT_CURRENCIES, GO_POINTS, MACKS)
+    return (known.index(currency), "") if currency in known else (len(known), currency)

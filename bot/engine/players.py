@@ -1,17 +1,39 @@
-"""Players: resolving addresses and names to players (rules 2 and 14)."""
+"""Players: the roster, and resolving addresses and names to players.
+
+Rules of seed 004: 2 (names), 14 (becoming a player, forfeiting, Lost
+Souls), 151 (name changes) and 205 (On Leave and Off Leave).  Every function
+here changes or reads the session only; the caller commits, and the roster
+adapter (``bot.engine.games.roster``) turns refusals into rulings.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.config import PlayerEntry
 from bot.engine.rulings import PlayerRef
 from bot.games.errors import AmbiguousActionError, IllegalActionError
 from bot.store.models import Player, PlayerAddress
+
+NAME_LENGTH = 200  # the width of player.name
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    """One line of the roster display: a player or a Lost Soul."""
+
+    name: str
+    active: bool  # False: a Lost Soul (rule 14)
+    on_leave: bool  # rule 205
+    origin: str  # "config" or "registration"
+    joined_at: datetime
+    addresses: tuple[str, ...]  # for the console only: the mailed roster shows a count
+    former_names: tuple[str, ...]  # rule 151, oldest first
 
 
 def player_for_address(session: Session, address: str | None) -> PlayerRef | None:
@@ -32,6 +54,21 @@ def active_players(session: Session) -> list[PlayerRef]:
     return [PlayerRef(row.id, row.name) for row in rows]
 
 
+def players_off_leave(session: Session) -> list[PlayerRef]:
+    """The players a random selection may choose (rule 205), in roster order."""
+    rows = session.execute(
+        select(Player.id, Player.name)
+        .where(Player.active.is_(True), Player.on_leave.is_(False))
+        .order_by(Player.id)
+    )
+    return [PlayerRef(row.id, row.name) for row in rows]
+
+
+def is_on_leave(session: Session, player: PlayerRef) -> bool:
+    row = session.get(Player, player.id)
+    return row is not None and row.on_leave
+
+
 def find_player_by_name(session: Session, name: str) -> PlayerRef:
     """Resolve a name or an unambiguous abbreviation of one (rule 2).
 
@@ -39,11 +76,11 @@ def find_player_by_name(session: Session, name: str) -> PlayerRef:
     when several players do.
     """
     players = active_players(session)
-    wanted = " ".join(name.split()).casefold()
-    exact = [p for p in players if p.name.casefold() == wanted]
+    wanted = _folded(name)
+    exact = [p for p in players if _folded(p.name) == wanted]
     if exact:
         return exact[0]
-    partial = [p for p in players if p.name.casefold().startswith(wanted)]
+    partial = [p for p in players if _folded(p.name).startswith(wanted)]
     if len(partial) == 1:
         return partial[0]
     if not partial:
@@ -52,12 +89,35 @@ def find_player_by_name(session: Session, name: str) -> PlayerRef:
     raise AmbiguousActionError(f'"{name}" could mean any of: {names}', rule="2")
 
 
+def player_known_as(session: Session, name: str) -> PlayerRef | None:
+    """Whoever bears ``name`` now, or else whoever bore it last (rule 151).
+
+    For reading the archive: a post from before a name change still names
+    its player.  Lost Souls count, since they keep their names (rule 14).
+    """
+    wanted = _folded(name)
+    everyone = session.scalars(select(Player).order_by(Player.id)).all()
+    for player in everyone:
+        if _folded(player.name) == wanted:
+            return PlayerRef(player.id, player.name)
+    bearers = [
+        (str(former["until"]), player)
+        for player in everyone
+        for former in player.former_names
+        if _folded(former["name"]) == wanted
+    ]
+    if not bearers:
+        return None
+    _, last = max(bearers, key=lambda bearer: bearer[0])  # ISO instants sort as times
+    return PlayerRef(last.id, last.name)
+
+
 def sync_configured_players(
     session: Session, entries: Sequence[PlayerEntry], now: datetime
 ) -> None:
     """Make sure every player named in the configuration exists with eir addresses."""
     for entry in entries:
-        player = session.scalar(select(Player).where(Player.name == entry.name))
+        player = _configured_player(session, entry)
         if player is None:
             player = Player(name=entry.name, active=True, origin="config", joined_at=now)
             session.add(player)
@@ -68,6 +128,19 @@ def sync_configured_players(
             session.add(PlayerAddress(player_id=player.id, address=address))
 
 
+def _configured_player(session: Session, entry: PlayerEntry) -> Player | None:
+    # By address first: a configured player who has since changed eir name
+    # (rule 151) is still the same player, not a new one under the old name.
+    for address in entry.addresses:
+        owner = session.scalar(
+            select(PlayerAddress).where(PlayerAddress.address == address.lower())
+        )
+        if owner is not None:
+            return owner.player
+    found = player_known_as(session, entry.name)
+    return session.get(Player, found.id) if found else None
+
+
 def register_player(session: Session, name: str, address: str, now: datetime) -> PlayerRef:
     """Rule 14: an External Force becomes a Player by posting a request and a name.
 
@@ -75,23 +148,32 @@ def register_player(session: Session, name: str, address: str, now: datetime) ->
     the requested name when it is free.  Raises IllegalActionError when the
     name belongs to someone else or the address already belongs to a player.
     """
-    clean = " ".join(name.split())
-    if not clean:
-        raise IllegalActionError("a registration needs a name to be known by", rule="14")
+    clean = clean_name(name, rule="14")
     if player_for_address(session, address) is not None:
         raise IllegalActionError(f"{address} is already a player's address", rule="14")
     lost_soul = _lost_soul_at(session, address)
-    holder = session.scalar(select(Player).where(func.lower(Player.name) == clean.lower()))
+    holder = _name_holder(session, clean)
     if holder is not None and holder is not lost_soul:
         raise IllegalActionError(f'the name "{clean}" is already taken', rule="14")
-    player = lost_soul or Player(name=clean, origin="registration", joined_at=now)
-    player.name = clean
-    player.active = True
-    session.add(player)
-    session.flush()
     if lost_soul is None:
-        session.add(PlayerAddress(player_id=player.id, address=address))
+        player = Player(name=clean, origin="registration", joined_at=now, former_names=[])
+        session.add(player)
+        session.flush()
+        session.add(PlayerAddress(player_id=player.id, address=address.lower()))
+    else:
+        player = lost_soul
+        _give_name(player, clean, now)
+        player.joined_at = now
+    player.active = True
+    player.on_leave = False
+    session.flush()
     return PlayerRef(player.id, player.name)
+
+
+def was_player_in_nweek(session: Session, player: PlayerRef, nweek: int) -> bool:
+    """Whether ``player`` left the game during ``nweek`` (zero-based), for rule 212."""
+    row = session.get(Player, player.id)
+    return row is not None and row.left_nweek == nweek
 
 
 def _lost_soul_at(session: Session, address: str) -> Player | None:
@@ -102,8 +184,168 @@ def _lost_soul_at(session: Session, address: str) -> Player | None:
     )
 
 
-def forfeit_player(session: Session, player: PlayerRef) -> None:
-    """Rule 14: a forfeiting player becomes a Lost Soul, keeping only eir name."""
+def forfeit_player(session: Session, player: PlayerRef, nweek: int | None = None) -> None:
+    """Rule 14: a forfeiting player becomes a Lost Soul, keeping only eir name.
+
+    ``nweek`` (zero-based) is when: rule 212 gives 0BW to one who re-enters
+    in the same nweek.  Holdings are taken by ``holdings.strip_holdings``.
+    """
     row = session.get(Player, player.id)
     if row is not None:
         row.active = False
+        row.on_leave = False
+        row.left_nweek = nweek
+
+
+def rename_player(session: Session, player: PlayerRef, name: str, now: datetime) -> PlayerRef:
+    """Rule 151: a player changes eir own name; the old one is kept as a former name.
+
+    Raises IllegalActionError when the name is empty, already eirs, or
+    borne by another player or Lost Soul (rule 2: names are unique).
+    """
+    clean = clean_name(name, rule="151")
+    row = session.get(Player, player.id)
+    if row is None or not row.active:
+        raise IllegalActionError("only a player can change eir name", rule="151")
+    if clean == row.name:
+        raise IllegalActionError(f'your name is already "{clean}"', rule="151")
+    holder = _name_holder(session, clean)
+    if holder is not None and holder is not row:
+        raise IllegalActionError(
+            f'the name "{clean}" belongs to {holder.name}; names are unique', rule="2"
+        )
+    _give_name(row, clean, now)
+    session.flush()
+    return PlayerRef(row.id, row.name)
+
+
+def set_on_leave(session: Session, player: PlayerRef, on_leave: bool) -> None:
+    """Rule 205: a player Off Leave declares emself On Leave, or the other way round.
+
+    Raises IllegalActionError when e already is what e declares.
+    """
+    row = session.get(Player, player.id)
+    if row is None or not row.active:
+        raise IllegalActionError("only a player can go On Leave or Off Leave", rule="205")
+    if row.on_leave == on_leave:
+        state = "On Leave" if on_leave else "Off Leave"
+        raise IllegalActionError(f"{row.name} is already {state}", rule="205")
+    row.on_leave = on_leave
+
+
+def add_address(session: Session, name: str, address: str) -> PlayerRef:
+    """Give a player (or Lost Soul) one more address to post from.
+
+    Raises IllegalActionError when the address is malformed or already
+    someone's, and the errors of ``find_player_by_name``.
+    """
+    player = _anyone_named(session, name)
+    clean = address.strip().lower()
+    if "@" not in clean.strip("@") or any(character.isspace() for character in clean):
+        raise IllegalActionError(f'"{address}" is not an e-mail address', rule="14")
+    owner = session.scalar(select(PlayerAddress).where(PlayerAddress.address == clean))
+    if owner is not None:
+        raise IllegalActionError(f"{clean} is already {owner.player.name}'s address", rule="14")
+    session.add(PlayerAddress(player_id=player.id, address=clean))
+    session.flush()
+    return PlayerRef(player.id, player.name)
+
+
+def remove_address(session: Session, name: str, address: str) -> PlayerRef:
+    """Take one address from a player; never eir last (rule 14: a working e-mail address).
+
+    Raises IllegalActionError when the address is not the player's or is eir last.
+    """
+    player = _anyone_named(session, name)
+    clean = address.strip().lower()
+    row = next((item for item in player.addresses if item.address == clean), None)
+    if row is None:
+        raise IllegalActionError(f"{clean} is not an address of {player.name}", rule="14")
+    if len(player.addresses) == 1:
+        raise IllegalActionError(
+            f"{clean} is {player.name}'s only address, and a player needs a working one",
+            rule="14",
+        )
+    session.delete(row)
+    session.flush()
+    return PlayerRef(player.id, player.name)
+
+
+def roster(session: Session) -> list[RosterEntry]:
+    """Everyone who is or was a player, in the order they first joined."""
+    rows = session.scalars(select(Player).order_by(Player.id)).all()
+    return [
+        RosterEntry(
+            name=row.name,
+            active=row.active,
+            on_leave=row.on_leave,
+            origin=row.origin,
+            joined_at=row.joined_at,
+            addresses=tuple(sorted(item.address for item in row.addresses)),
+            former_names=tuple(str(former["name"]) for former in row.former_names),
+        )
+        for row in rows
+    ]
+
+
+def render_roster(entries: Sequence[RosterEntry]) -> str:
+    """The roster as the public display shows it: players, then Lost Souls.
+
+    Addresses are counted, never shown: the display goes to a public list.
+    """
+    players = [entry for entry in entries if entry.active]
+    souls = [entry for entry in entries if not entry.active]
+    on_leave = sum(entry.on_leave for entry in players)
+    lines = [f"Players: {len(players)} ({on_leave} On Leave)"]
+    lines.extend(_roster_line(entry) for entry in players)
+    if souls:
+        lines.append(f"Lost Souls: {len(souls)}")
+        lines.extend(_roster_line(entry) for entry in souls)
+    return "\n".join(lines) + "\n"
+
+
+def _roster_line(entry: RosterEntry) -> str:
+    leave = "On Leave" if entry.on_leave else ""
+    # A configured player's joining instant is only when the bot first started.
+    joined = "configured" if entry.origin == "config" else f"joined {entry.joined_at:%Y-%m-%d}"
+    count = len(entry.addresses)
+    addresses = f"{count} address{'' if count == 1 else 'es'}"
+    formerly = f"  formerly {', '.join(entry.former_names)}" if entry.former_names else ""
+    return f"  {entry.name:<20} {leave:<9} {joined:<18} {addresses}{formerly}".rstrip()
+
+
+def clean_name(name: str, rule: str) -> str:
+    """``name`` with its spaces collapsed; IllegalActionError if empty or too long."""
+    clean = " ".join(name.split())
+    if not clean:
+        raise IllegalActionError("a name to be known by is needed", rule=rule)
+    if len(clean) > NAME_LENGTH:
+        raise IllegalActionError(f"a name is at most {NAME_LENGTH} characters", rule=rule)
+    return clean
+
+
+def _give_name(player: Player, name: str, now: datetime) -> None:
+    if player.name != name:
+        # A new list, not an append: the JSON column notices assignment only.
+        former = {"name": player.name, "until": now.isoformat()}
+        player.former_names = [*player.former_names, former]
+        player.name = name
+
+
+def _name_holder(session: Session, name: str) -> Player | None:
+    # Compared without case in Python: SQL lower() knows ASCII only.
+    wanted = _folded(name)
+    return next((p for p in session.scalars(select(Player)) if _folded(p.name) == wanted), None)
+
+
+def _anyone_named(session: Session, name: str) -> Player:
+    found = player_known_as(session, name)
+    if found is None:
+        raise IllegalActionError(f'there is no player or Lost Soul called "{name}"', rule="2")
+    row = session.get(Player, found.id)
+    assert row is not None
+    return row
+
+
+def _folded(name: str) -> str:
+    return " ".join(name.split()).casefold()

@@ -35,7 +35,7 @@ class Services:
             else GoAdapter(session, self.settings.go.board_size)
         )
         adapters: tuple[GameAdapter, ...] = (
-            RosterAdapter(session, self.settings.bot.accept_registrations),
+            RosterAdapter.from_services(session, self),
             DiceAdapter(session, self),
             go,
             ElectionsAdapter(session, self),

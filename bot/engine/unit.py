@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from sqlalchemy.orm import Session
 
 from bot.engine.games.base import GameAdapter, TurnPerPostAdapter
+from bot.engine.games.roster import implied_off_leave
 from bot.engine.players import player_for_address
 from bot.engine.rulings import Board, Outcome, Ruling, Turn, not_taken, rejected
 from bot.engine.services import Services
@@ -24,6 +25,8 @@ from bot.store.models import ActionRecord, Message
 
 # Actions a non-player may take (rule 14: becoming a player).
 OPEN_TO_ANYONE = frozenset({"roster.register"})
+# Actions after which the post's later actions are taken under a new name.
+RENAMING = frozenset({"roster.register", "roster.rename"})
 
 
 @dataclass(frozen=True)
@@ -97,10 +100,15 @@ def judge_post(
         adapter = adapters.get(action.action.split(".", 1)[0])
         if isinstance(adapter, TurnPerPostAdapter):
             group = _judge_together(adapter, actions, position, turn)
+            group = [
+                (implied_off_leave(adapters, actions[r.position - 1], turn, r), actor)
+                for r, actor in group
+            ]  # rule 205
             judged.update({ruling.position: (ruling, actor) for ruling, actor in group})
             continue
         ruling = _judge_one(action, turn, adapters)
-        if action.action == "roster.register" and ruling.outcome is Outcome.APPLIED:
+        ruling = implied_off_leave(adapters, action, turn, ruling)  # rule 205
+        if action.action in RENAMING and ruling.outcome is Outcome.APPLIED:
             base_turn = replace(base_turn, player=player_for_address(session, context.author))
         judged[position] = (ruling, turn.player.id if turn.player else None)
     rulings = [judged[position][0] for position in sorted(judged)]

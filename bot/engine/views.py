@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.engine.services import Services
-from bot.store.models import DiceSeed, Player
+from bot.store.models import DiceSeed
 
 
 @dataclass(frozen=True)
@@ -36,22 +36,25 @@ def game_view(session: Session, services: Services, game: str) -> View:
 
 
 def _players_view(session: Session, services: Services) -> View:
-    players = session.scalars(select(Player).order_by(Player.id)).all()
+    # The roster (rules 14, 151, 205): the same text the bot mails as a board.
+    from bot.engine.players import render_roster, roster
+
+    entries = roster(session)
     data: list[dict[str, Any]] = [
         {
-            "name": p.name,
-            "active": p.active,
-            "origin": p.origin,
-            "joined_at": p.joined_at.isoformat(),
-            "addresses": sorted(a.address for a in p.addresses),
+            "name": entry.name,
+            "active": entry.active,
+            "status": "player" if entry.active else "Lost Soul",
+            "on_leave": entry.on_leave,
+            "origin": entry.origin,
+            "joined_at": entry.joined_at.isoformat(),
+            "addresses": list(entry.addresses),
+            "address_count": len(entry.addresses),
+            "former_names": list(entry.former_names),
         }
-        for p in players
+        for entry in entries
     ]
-    lines = [
-        f"{p['name']}{'' if p['active'] else ' (Lost Soul)'}: {', '.join(p['addresses'])}"
-        for p in data
-    ]
-    return View("\n".join(lines) or "no players yet", data)
+    return View(render_roster(entries) if entries else "no players yet", data)
 
 
 def _dice_view(session: Session, services: Services) -> View:
@@ -69,11 +72,14 @@ def _dice_view(session: Session, services: Services) -> View:
 
 
 def _holdings_view(session: Session, services: Services) -> View:
+    # The Twiddler's display (rule 21 A.2): every player's balances.  Lost
+    # Souls hold nothing (rule 14), so only players are listed.
+    from bot.engine.holdings import balances, render_holdings
     from bot.engine.ledger import holdings
+    from bot.engine.players import active_players
 
-    data = holdings(session)
-    lines = [
-        f"{name}: " + ", ".join(f"{amount} {currency}" for currency, amount in sorted(held.items()))
-        for name, held in data.items()
-    ]
-    return View("\n".join(lines) or "nobody holds anything yet", data)
+    players = {player.name: player for player in active_players(session)}
+    data = {name: held for name, held in holdings(session).items() if name in players}
+    table = [(name, balances(session, players[name].id)) for name in data]
+    return View(render_holdings(table), data)
+

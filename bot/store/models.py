@@ -67,6 +67,14 @@ class Player(Base):
     active: Mapped[bool] = mapped_column(default=True)  # False: a Lost Soul (rule 14)
     origin: Mapped[str] = mapped_column(String(20))  # "config" or "registration"
     joined_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    # Rule 205: every player is either On Leave or Off Leave.
+    on_leave: Mapped[bool] = mapped_column(default=False)
+    # Rule 212: an External Force that was a Player earlier in the current
+    # nweek re-enters with 0BW, so the (zero-based) nweek e last left in is kept.
+    left_nweek: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Rule 151: names given up, oldest first, as {"name": ..., "until": ISO
+    # instant}, so the archive's old names still lead to the player.
+    former_names: Mapped[list[Any]] = mapped_column(JSON, default=list)
     addresses: Mapped[list[PlayerAddress]] = relationship(back_populates="player")
 
 

@@ -124,9 +124,16 @@ def test_state_go_prints_the_rule_1639_h_board(played_config: Path) -> None:
     assert succeeded("state", "go", "--config", str(played_config)) == go_game.EXPECTED_BOARD
 
 
+PLAYERS = (
+    "Players: 2 (0 On Leave)\n"
+    "  Alice                          configured         1 address\n"
+    "  Bob                            configured         1 address\n"
+)
+
+
 def test_state_players(played_config: Path) -> None:
     output = succeeded("state", "players", "--config", str(played_config))
-    assert output == "Alice: alice@example.test\nBob: bob@example.test\n"
+    assert output == PLAYERS
     players = json.loads(succeeded("state", "players", "--json", "--config", str(played_config)))
     assert [(p["name"], p["active"], p["addresses"]) for p in players] == [
         ("Alice", True, ["alice@example.test"]),
@@ -166,7 +173,7 @@ def test_config_and_db_go_before_or_after_the_command(tmp_path: Path, place: str
     options = ["--config", str(config), "--db", f"sqlite:///{database}"]
     command = ["state", "players"]
     arguments = [*options, *command] if place == "before" else [*command, *options]
-    assert succeeded(*arguments) == "Alice: alice@example.test\nBob: bob@example.test\n"
+    assert succeeded(*arguments) == PLAYERS
     assert database.exists()  # --db won over the configuration's database
     assert not (tmp_path / "bot" / "nomicbot.sqlite3").exists()
     upgrade = ["--db", f"sqlite:///{database}", "db", "upgrade"]

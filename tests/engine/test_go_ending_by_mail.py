@@ -62,7 +62,11 @@ def test_rule_1639_f_and_g_end_score_and_reset_at_a_checkpoint(tmp_path: Path) -
         alice = session.scalar(select(Player).where(Player.name == "Alice"))
         assert alice is not None
         assert ledger.balance(session, alice.id, "points") == 79
-        entry = session.scalar(select(LedgerEntry).where(LedgerEntry.player_id == alice.id))
+        entry = session.scalar(
+            select(LedgerEntry).where(
+                LedgerEntry.player_id == alice.id, LedgerEntry.currency == "points"
+            )
+        )
         assert entry is not None and (entry.rule, entry.source) == ("1639 G", "scheduler")
 
 

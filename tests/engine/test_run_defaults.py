@@ -44,7 +44,7 @@ def test_run_on_embedded_defaults_answers_a_post(tmp_path: Path) -> None:
     body = ruling.get_body(preferencelist=("plain",))
     assert body is not None
     text = body.get_content()
-    assert "alice@example.org is now a player, known as Alice (rule 14)" in text
+    assert "alice@example.org is now a player, known as Alice, and receives" in text
     assert "rolled 3d6:" in text
     assert (tmp_path / "var" / "nomicbot.sqlite3").exists()
     assert (tmp_path / "var" / "master-secret").stat().st_mode & 0o077 == 0

@@ -1,27 +1,85 @@
-"""The roster: registration and forfeiture (rule 14 of seed 004)."""
+"""The roster by mail: joining, forfeiting, names, leave, and statements.
+
+Rules of seed 004: 14 (becoming a player, forfeiting), 151 (name changes),
+205 (On Leave, Off Leave, and the implied Off Leave of any game action), 21
+A.2 and 212 (what a new player receives), and a player's own statement of
+eir holdings.  Every change to the roster mails the roster back as a board.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
 from sqlalchemy.orm import Session
 
-from bot.engine.players import forfeit_player, register_player
-from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
-from bot.games.errors import ActionError
+from bot.config import HoldingsSettings
+from bot.engine import holdings
+from bot.engine.games.base import GameAdapter
+from bot.engine.players import (
+    forfeit_player,
+    register_player,
+    rename_player,
+    render_roster,
+    roster,
+    set_on_leave,
+    was_player_in_nweek,
+)
+from bot.engine.rulings import Board, Outcome, PlayerRef, Ruling, Turn, applied, rejected
+from bot.games.errors import ActionError, IllegalActionError
 from bot.parser import ParsedAction
+from bot.store.models import Player
+
+if TYPE_CHECKING:
+    from bot.engine.services import Services
+
+# Rule 205: "By taking any game action on a public forum, a player who is On
+# Leave automatically, by implication, declares emself to be Off Leave."
+# These are not such actions: asking for a statement changes nothing, and the
+# leave actions and forfeiting settle leave themselves.
+NOT_IMPLYING_OFF_LEAVE = frozenset(
+    {"roster.holdings", "roster.leave", "roster.return", "roster.forfeit", "roster.register"}
+)
+STATEMENT_ENTRIES = 10  # how many recent ledger entries a statement shows
+
+Handler = Callable[[ParsedAction, Turn], Ruling]
 
 
 class RosterAdapter:
     prefix = "roster"
-    private_actions: frozenset[str] = frozenset()
+    # A statement may be asked for privately; every roster change is public
+    # (rules 14, 151 and 205 each say "by posting [...] on a public forum").
+    private_actions: frozenset[str] = frozenset({"roster.holdings"})
 
-    def __init__(self, session: Session, accept_registrations: bool) -> None:
+    def __init__(
+        self,
+        session: Session,
+        accept_registrations: bool,
+        settings: HoldingsSettings | None = None,
+    ) -> None:
         self.session = session
         self.accept_registrations = accept_registrations
+        self.settings = settings or HoldingsSettings()
+        self.roster_changed = False
+        self.statements: list[int] = []  # the players whose statements this post asked for
+
+    @classmethod
+    def from_services(cls, session: Session, services: Services) -> RosterAdapter:
+        settings = services.settings
+        return cls(session, settings.bot.accept_registrations, settings.holdings)
 
     def apply(self, action: ParsedAction, turn: Turn) -> Ruling:
-        handler = {"roster.register": self._register, "roster.forfeit": self._forfeit}
+        handlers: dict[str, Handler] = {
+            "roster.register": self._register,
+            "roster.forfeit": self._forfeit,
+            "roster.rename": self._rename,
+            "roster.leave": self._leave,
+            "roster.return": self._return,
+            "roster.holdings": self._statement,
+        }
         try:
-            return handler[action.action](action, turn)
+            return handlers[action.action](action, turn)
         except ActionError as error:
             return rejected(
                 action.action, action.args, action.text, turn, error.message, error.rule
@@ -36,33 +94,139 @@ class RosterAdapter:
             )
         name = str(action.args.get("name", ""))
         player = register_player(self.session, name, turn.author, turn.occurred_at)
-        return applied(
-            action.action,
-            action.args,
-            action.text,
-            turn,
-            f"{turn.author} is now a player, known as {player.name}",
-            rule="14",
+        # Rule 212: 4BW, "If the External Force was a Player previously during
+        # the current nweek, [...] instead [...] 0".
+        returning = was_player_in_nweek(self.session, player, turn.nweek)
+        bandwidth = 0 if returning else self.settings.new_player_bandwidth
+        holdings.enter_game(
+            self.session, player.id, bandwidth, at=turn.occurred_at, message_pk=self._pk(turn)
         )
+        self.roster_changed = True
+        why = " (e was a player earlier this nweek)" if returning else ""
+        summary = (
+            f"{turn.author} is now a player, known as {player.name}, and receives "
+            f"{holdings.WELCOME_POINTS} Welcome Point, "
+            f"{holdings.format_amount(holdings.TILDEX, holdings.ENTRY_TILDEX)} (rule 21 A.2) "
+            f"and {holdings.format_amount(holdings.BANDWIDTH, bandwidth)}{why} (rule 212)"
+        )
+        return self._applied(action, turn, summary, "14", player, bandwidth=bandwidth)
 
     def _forfeit(self, action: ParsedAction, turn: Turn) -> Ruling:
-        if turn.player is None:
-            raise ActionError("only a player can forfeit, and this address is not one's", rule="14")
-        forfeit_player(self.session, turn.player)
-        return applied(
-            action.action,
-            action.args,
-            action.text,
-            turn,
-            f"{turn.player.name} forfeits and becomes a Lost Soul",
-            rule="14",
+        player = self._player(turn, "14", "forfeit")
+        # Rule 14: e "loses all game defined properties and attributes except
+        # for eir Name, and becomes a Lost Soul".
+        holdings.strip_holdings(
+            self.session, player.id, at=turn.occurred_at, message_pk=self._pk(turn)
+        )
+        forfeit_player(self.session, player, turn.nweek)
+        self.roster_changed = True
+        summary = f"{player.name} forfeits, loses all e held and becomes a Lost Soul"
+        return self._applied(action, turn, summary, "14", player)
+
+    def _rename(self, action: ParsedAction, turn: Turn) -> Ruling:
+        player = self._player(turn, "151", "change eir name")
+        renamed = rename_player(self.session, player, str(action.args["name"]), turn.occurred_at)
+        self.roster_changed = True
+        summary = f"{player.name} is now known as {renamed.name}"
+        return self._applied(action, turn, summary, "151", renamed, former=player.name)
+
+    def _leave(self, action: ParsedAction, turn: Turn) -> Ruling:
+        player = self._player(turn, "205", "go On Leave")
+        set_on_leave(self.session, player, True)
+        self.roster_changed = True
+        return self._applied(action, turn, f"{player.name} is now On Leave", "205", player)
+
+    def _return(self, action: ParsedAction, turn: Turn) -> Ruling:
+        player = self._player(turn, "205", "go Off Leave")
+        set_on_leave(self.session, player, False)
+        self.roster_changed = True
+        return self._applied(action, turn, f"{player.name} is now Off Leave", "205", player)
+
+    def _statement(self, action: ParsedAction, turn: Turn) -> Ruling:
+        player = self._player(turn, "21 A.2", "hold anything")
+        if player.id not in self.statements:
+            self.statements.append(player.id)
+        summary = f"{player.name}'s statement of holdings is below"
+        return applied(action.action, action.args, action.text, turn, summary, rule="21 A.2")
+
+    def implied_off_leave(self, action: ParsedAction, turn: Turn, ruling: Ruling) -> Ruling:
+        """Rule 205: a game action taken by a player On Leave first takes em Off Leave.
+
+        Only an action actually taken counts: a rejected or conditional one was
+        not taken (rule 1896).  Returns ``ruling``, saying so when it happened.
+        """
+        if ruling.outcome is not Outcome.APPLIED or action.action in NOT_IMPLYING_OFF_LEAVE:
+            return ruling
+        if turn.private:
+            return ruling  # only a game action "on a public forum" implies it
+        row = self.session.get(Player, turn.player.id) if turn.player else None
+        if row is None or not row.active or not row.on_leave:
+            return ruling
+        player = PlayerRef(row.id, row.name)
+        set_on_leave(self.session, player, False)
+        self.roster_changed = True
+        note = (
+            f"{player.name} was On Leave and, by taking this game action, "
+            "is now Off Leave (rule 205)"
+        )
+        effect = {"game": "roster", "player": player.name, "change": "off leave", "rule": "205"}
+        return replace(
+            ruling, summary=f"{ruling.summary}; {note}", effects=(*ruling.effects, effect)
         )
 
     def notes(self, visible_text: str) -> tuple[str, ...]:
         return ()
 
     def changed_boards(self) -> tuple[Board, ...]:
-        return ()
+        # Drawn after every action of the post, so they show its end state.
+        boards = [self._statement_board(player_id) for player_id in self.statements]
+        if self.roster_changed:
+            boards.append(Board("The roster", render_roster(roster(self.session))))
+        return tuple(boards)
+
+    def _statement_board(self, player_id: int) -> Board:
+        row = self.session.get(Player, player_id)
+        assert row is not None
+        held = holdings.statement(self.session, player_id, row.name, STATEMENT_ENTRIES)
+        return Board(f"{row.name}'s holdings", holdings.render_statement(held))
 
     def save(self) -> None:
         """Roster changes are written as they happen."""
+
+    def _player(self, turn: Turn, rule: str, doing: str) -> PlayerRef:
+        row = self.session.get(Player, turn.player.id) if turn.player else None
+        if row is None or not row.active:
+            raise IllegalActionError(
+                f"only a player can {doing}, and {turn.author} is not a player's address",
+                rule=rule,
+            )
+        # Read afresh: an earlier action of the same post may have renamed em.
+        return PlayerRef(row.id, row.name)
+
+    def _pk(self, turn: Turn) -> int | None:
+        return holdings.message_pk_of(self.session, turn.message_id)
+
+    def _applied(
+        self,
+        action: ParsedAction,
+        turn: Turn,
+        summary: str,
+        rule: str,
+        player: PlayerRef,
+        **details: object,
+    ) -> Ruling:
+        change = action.action.removeprefix("roster.")
+        effect = {"game": "roster", "player": player.name, "change": change, **details}
+        return applied(
+            action.action, action.args, action.text, turn, summary, rule, effects=(effect,)
+        )
+
+
+def implied_off_leave(
+    adapters: Mapping[str, GameAdapter], action: ParsedAction, turn: Turn, ruling: Ruling
+) -> Ruling:
+    """The engine's hook for rule 205's implied Off Leave (see ``RosterAdapter``)."""
+    adapter = adapters.get(RosterAdapter.prefix)
+    if not isinstance(adapter, RosterAdapter):
+        return ruling
+    return adapter.implied_off_leave(action, turn, ruling)

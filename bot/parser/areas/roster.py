@@ -1,4 +1,9 @@
-"""Transformer and triggers for grammar/roster.lark: joining and forfeiting, rule 14."""
+"""Transformer and triggers for grammar/roster.lark: the roster and holdings.
+
+Rule 14 (seed 004): joining and forfeiting; rule 151: name changes; rule
+205: On Leave and Off Leave; rules 21 and 212: a player's statement of eir
+holdings.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from bot.parser.areas.common import CommonTransformer
 
 
 class RosterTransformer(CommonTransformer):
-    """Rule 14 (seed 004): a request to become a player with a name; forfeiting."""
+    """Builds the roster's actions; names are resolved by the engine."""
 
     def action(self, children: list[ActionReading]) -> ActionReading:
         return children[0]
@@ -23,11 +28,28 @@ class RosterTransformer(CommonTransformer):
     def forfeit(self, children: list[object]) -> ActionReading:
         return ActionReading("roster.forfeit", {})
 
+    def rename(self, children: list[str]) -> ActionReading:
+        return ActionReading("roster.rename", {"name": children[0]})
+
+    def go_on_leave(self, children: list[object]) -> ActionReading:
+        return ActionReading("roster.leave", {})
+
+    def go_off_leave(self, children: list[object]) -> ActionReading:
+        return ActionReading("roster.return", {})
+
+    def statement(self, children: list[object]) -> ActionReading:
+        return ActionReading("roster.holdings", {})
+
 
 REQUEST = r"(?:request|wish|want|ask|apply|would\s+like|['’]d\s+like)\s+to\s+"
 BECOME = (
     r"(?:become\s+an?\s+(?:new\s+)?player|be\s+an?\s+(?:new\s+)?player|join|register|sign\s+up)"
 )
+LEAVE = r"(?:on|off)\s+leave"
+MY_HOLDINGS = r"my\s+(?:holdings|statement|balances?)"
+# "My holdings please" is a request; "My holdings are thin" is prose, so the
+# bare form triggers only when "please" or the end of the sentence follows.
+MY_HOLDINGS_ALONE = MY_HOLDINGS + r"(?=[\s,]*(?:please\b|[.!]|$))"
 
 AREA = Area(
     namespace="roster",
@@ -39,6 +61,20 @@ AREA = Area(
         r"join\s+(?:the\s+game|the\s+nomic|b\s+nomic|the\s+b\s+nomic|us|as)",
         r"register\s+(?:me|as)",
         r"sign\s+up",
+        # Rule 151
+        r"change\s+my\s+name",
+        r"rename\s+myself",
+        # Rule 205
+        rf"go\s+{LEAVE}",
+        rf"am\s+(?:going\s+|now\s+)?{LEAVE}",
+        rf"declare\s+myself\s+(?:to\s+be\s+)?{LEAVE}",
+        r"take\s+(?:a\s+)?leave",
+        r"(?:return|come\s+back|am\s+back)\s+from\s+(?:my\s+|a\s+)?leave",
+        r"end\s+my\s+leave",
+        # Rules 21 A.2 and 212: a player's statement
+        MY_HOLDINGS_ALONE,
+        rf"what\s+(?:are|is)\s+{MY_HOLDINGS}",
+        rf"(?:send|show|give|mail)\s+(?:me\s+)?{MY_HOLDINGS}",
     ),
     problems={},
 )

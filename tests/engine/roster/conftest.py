@@ -1,0 +1,119 @@
+"""A bot with players Alice and Bob, fed posts as mail, for the roster tests.
+
+Everything is real: the SQLite schema from the migrations, the pipeline, the
+engine, the scheduler's timed handlers and the outbox.  ``Table.post`` stores
+one post at an instant and lets the worker judge it, as the daemon would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from bot.app import App
+from bot.engine import ledger
+from bot.engine.worker import process_queue
+from bot.posts import compose_post
+from bot.runner import store_message
+from bot.store.models import ActionRecord, LedgerEntry, Message, OutboxMessage, Player
+from bot.testing import go_game
+from bot.testing.apps import make_app
+
+
+def instant(nweek: int, hours: float = 1) -> datetime:
+    """``hours`` into the first nday of (one-based) ``nweek``: ndays are days (rule 3 A)."""
+    return go_game.EPOCH + timedelta(days=10 * (nweek - 1), hours=hours)
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One post's recorded rulings and the body of the reply to it."""
+
+    rulings: list[tuple[str, str, str, str]]  # (action, ruling, rule, summary or reason)
+    reply: str
+
+
+class Table:
+    """The game under test: post as someone, then read what the bot did."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.count = 0
+
+    @staticmethod
+    def at(nweek: int, hours: float = 1) -> datetime:
+        return instant(nweek, hours)
+
+    def post(
+        self, author: tuple[str, str], body: str, at: datetime | None = None, private: bool = False
+    ) -> Judged:
+        """``body`` from ``author`` to the list (or, ``private``, to the bot alone)."""
+        self.count += 1
+        identifier = f"roster-{self.count:03d}@example.test"
+        at = at or instant(1)
+        to = go_game.BOT_ADDRESS if private else go_game.LIST_ADDRESS
+        raw = compose_post(*author, "[Nomic] Roster", body, identifier, at, to=to)
+        store_message(self.app, raw, "smtp", at)
+        process_queue(self.app.session_factory, self.app.services)
+        return Judged(self._rulings(identifier), self._reply(identifier))
+
+    def _rulings(self, identifier: str) -> list[tuple[str, str, str, str]]:
+        with self.app.session_factory() as session:
+            rows = session.scalars(
+                select(ActionRecord)
+                .join(Message, Message.id == ActionRecord.message_pk)
+                .where(Message.message_id == identifier)
+                .order_by(ActionRecord.position)
+            )
+            return [(r.action, r.ruling, r.rule, r.summary or r.reason) for r in rows]
+
+    def _reply(self, identifier: str) -> str:
+        with self.app.session_factory() as session:
+            raw = session.scalar(
+                select(OutboxMessage.raw)
+                .join(Message, Message.id == OutboxMessage.in_reply_to_pk)
+                .where(Message.message_id == identifier, OutboxMessage.kind == "ruling")
+            )
+        if raw is None:
+            return ""
+        mail = message_from_bytes(raw, policy=default)
+        assert isinstance(mail, EmailMessage)
+        body = mail.get_body(preferencelist=("plain",))
+        return str(body.get_content()) if body is not None else ""
+
+    def balance(self, name: str, currency: str) -> int:
+        with self.app.session_factory() as session:
+            return ledger.balance(session, self.player(name).id, currency)
+
+    def player(self, name: str) -> Player:
+        with self.app.session_factory() as session:
+            row = session.scalar(select(Player).where(Player.name == name))
+            assert row is not None, f"no player {name}"
+            return row
+
+    def entries(self, name: str, currency: str) -> list[tuple[int, str, str, str | None]]:
+        """(amount, rule, source, Message-ID of the cause) of each entry, oldest first."""
+        with self.app.session_factory() as session:
+            rows = session.execute(
+                select(LedgerEntry.amount, LedgerEntry.rule, LedgerEntry.source, Message.message_id)
+                .outerjoin(Message, Message.id == LedgerEntry.message_pk)
+                .where(LedgerEntry.player_id == self.player(name).id)
+                .where(LedgerEntry.currency == currency)
+                .order_by(LedgerEntry.id)
+            )
+            return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    app = make_app(tmp_path / "bot")
+    yield Table(app)
+    app.dispose()
