@@ -31,7 +31,9 @@ PROOF = re.compile(
 )
 DRAW_PROOF = re.compile(
     r"\[verify: nweek=(?P<nweek>\d+) draw-v1 context=(?P<context>\S+) number=(?P<number>\d+) "
-    r"options=(?P<options>[^\]]*?) order=(?P<order>[\d,]+)\]"
+    r"(?:options=(?P<options>[^\]]*?) order=(?P<order>[\d,]+)"
+    r"|kind=choice (?:options=(?P<choices>[^\]]*?)|count=(?P<count>\d+)) index=(?P<index>\d+)"
+    r"|kind=randint bounds=(?P<low>\d+)\.\.(?P<high>\d+) value=(?P<value>\d+))\]"
 )
 FIELD = re.compile(r"^(?P<name>Nweek|Commitment|Seed): *(?P<value>\S+) *$", re.MULTILINE)
 
@@ -58,7 +60,11 @@ class ClaimedRoll:
 
 @dataclass(frozen=True)
 class ClaimedDraw:
-    """A recorded shuffle (a tie-break), as its proof line states it."""
+    """A recorded draw (a shuffle, a choice or a randint), as its proof line states it.
+
+    ``order`` is the shuffle's order, or the one index (choice) or value
+    (randint); a choice printed by its count has placeholder options.
+    """
 
     nweek: int  # displayed, one-based
     context: str
@@ -66,6 +72,8 @@ class ClaimedDraw:
     options: tuple[str, ...]
     order: tuple[int, ...]
     ruling_id: str
+    kind: dice.DrawKind = dice.DrawKind.SHUFFLE
+    bounds: tuple[int, int] | None = None
 
 
 @dataclass
@@ -118,17 +126,20 @@ def verify_archive(path: Path) -> AuditReport:
 
 def _claimed_draws(body: str, ruling_id: str) -> list[ClaimedDraw]:
     flat = " ".join(body.split())
-    return [
-        ClaimedDraw(
-            int(match["nweek"]),
-            match["context"],
-            int(match["number"]),
-            tuple(match["options"].split("|")),
-            tuple(int(index) for index in match["order"].split(",")),
-            ruling_id,
-        )
-        for match in DRAW_PROOF.finditer(flat)
-    ]
+    return [_claimed_draw(match, ruling_id) for match in DRAW_PROOF.finditer(flat)]
+
+
+def _claimed_draw(match: re.Match[str], ruling_id: str) -> ClaimedDraw:
+    head = (int(match["nweek"]), match["context"], int(match["number"]))
+    if match["order"] is not None:
+        order = tuple(int(index) for index in match["order"].split(","))
+        return ClaimedDraw(*head, tuple(match["options"].split("|")), order, ruling_id)
+    if match["index"] is not None:
+        count = int(match["count"]) if match["count"] else 0
+        options = tuple(match["choices"].split("|")) if match["choices"] else ("",) * count
+        return ClaimedDraw(*head, options, (int(match["index"]),), ruling_id, dice.DrawKind.CHOICE)
+    bounds = (int(match["low"]), int(match["high"]))
+    return ClaimedDraw(*head, (), (int(match["value"]),), ruling_id, dice.DrawKind.RANDINT, bounds)
 
 
 def _check_draws(
@@ -145,7 +156,7 @@ def _check_draws(
             continue
         report.checked += 1
         recorded = dice.Draw(
-            claimed.number, "", dice.DrawKind.SHUFFLE, claimed.options, None, claimed.order
+            claimed.number, "", claimed.kind, claimed.options, claimed.bounds, claimed.order
         )
         derived = dice.replay_draw(dice.seed_from_hex(seed), claimed.context, recorded)
         if derived.result != claimed.order:

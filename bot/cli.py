@@ -455,5 +455,91 @@ def _change_addresses(context: click.Context, change: Callable[[Any], Any], done
     click.echo(f"address {done} {player.name}")
 
 
+@main.group("field")
+def field_group() -> None:
+    """Field Matches (seeds 003, 000): act as the Referee, list the Turns of the Field."""
+
+
+@field_group.command("select")
+@click.argument("match", type=click.Choice(["life", "b-chess"], case_sensitive=False))
+@click.option("--at", "at_text", metavar="INSTANT", help="When (ISO 8601 UTC); default now.")
+@common_options
+@click.pass_context
+def field_select(context: click.Context, match: str, at_text: str | None) -> None:
+    """Select MATCH as the Current Field Match, as the Referee (reported to the list)."""
+    from bot.engine.games.field import referee_select
+
+    _as_referee(
+        context,
+        at_text,
+        lambda session, services, at: referee_select(session, services, match.lower(), at),
+    )
+
+
+@field_group.command("initialize")
+@click.option("--at", "at_text", metavar="INSTANT", help="When (ISO 8601 UTC); default now.")
+@common_options
+@click.pass_context
+def field_initialize(context: click.Context, at_text: str | None) -> None:
+    """Invoke the Current Field Match's Initialize as the Referee (one Turn of the Field)."""
+    from bot.engine.games.field import referee_turn
+
+    _as_referee(
+        context,
+        at_text,
+        lambda session, services, at: referee_turn(session, services, "field.initialize", at),
+    )
+
+
+@field_group.command("evolve")
+@click.option("--at", "at_text", metavar="INSTANT", help="When (ISO 8601 UTC); default now.")
+@common_options
+@click.pass_context
+def field_evolve(context: click.Context, at_text: str | None) -> None:
+    """Perform Life's Evolve as the Referee (one Turn of the Field)."""
+    from bot.engine.games.field import referee_turn
+
+    _as_referee(
+        context,
+        at_text,
+        lambda session, services, at: referee_turn(session, services, "field.evolve", at),
+    )
+
+
+@field_group.command("turns")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@common_options
+@click.pass_context
+def field_turns(context: click.Context, as_json: bool) -> None:
+    """Every Turn of the Field: its Priority List order, what was carried out, refusals."""
+    from bot.app import build_app
+    from bot.engine.games.field import describe_stored_turn, stored_turns
+
+    app = build_app(settings_from(context))
+    with app.session_factory() as session:
+        turns = stored_turns(session, app.services)
+    if as_json:
+        click.echo(json.dumps(turns, indent=2, ensure_ascii=False))
+        return
+    for entry in turns:
+        click.echo(describe_stored_turn(entry) + "\n")
+    click.echo(f"{len(turns)} Turn(s) of the Field recorded", err=True)
+
+
+def _as_referee(context: click.Context, at_text: str | None, act: Callable[..., Any]) -> None:
+    from bot.app import build_app
+    from bot.games.errors import ActionError
+
+    app = build_app(settings_from(context))
+    at = _instant(at_text) if at_text else datetime.now(UTC)
+    with app.session_factory() as session:
+        try:
+            report = act(session, app.services, at)
+        except ActionError as error:
+            raise click.ClickException(f"{error.message} ({error.rule})") from None
+        session.commit()
+    click.echo(report.text)
+
+
 if __name__ == "__main__":
     main()

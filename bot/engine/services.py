@@ -24,6 +24,7 @@ class Services:
     def make_adapters(self, session: Session) -> dict[str, GameAdapter]:
         """Fresh adapters for one post: each loads its state from ``session``."""
         from bot.engine.games.dice import DiceAdapter
+        from bot.engine.games.field import FieldAdapter
         from bot.engine.games.go import GoAdapter
         from bot.engine.games.go_anomic import AnomicGoAdapter
         from bot.engine.games.roster import RosterAdapter
@@ -38,6 +39,7 @@ class Services:
             RosterAdapter.from_services(session, self),
             DiceAdapter(session, self),
             go,
+            FieldAdapter(session, self),  # Field Matches (seeds 003, 000)
             ElectionsAdapter(session, self),
         )
         return {adapter.prefix: adapter for adapter in adapters}

@@ -29,9 +29,11 @@ TimedHandler = Callable[[Session, "Services", datetime, datetime], None]
 def handlers() -> tuple[TimedHandler, ...]:
     """Every timed handler, in the order they run (imported late: they import the engine)."""
     from bot.engine.bandwidth import reset_bandwidth
+    from bot.engine.field_schedule import evolve_at_nweek_start
     from bot.engine.governance.elections import advance_elections
 
     return (
         reset_bandwidth,
         advance_elections,
+        evolve_at_nweek_start,
     )

@@ -26,6 +26,7 @@ def game_view(session: Session, services: Services, game: str) -> View:
 
     views: dict[str, Callable[[Session, Services], View]] = {
         "go": lambda s, sv: View(*go_view(s, sv)),
+        "field": lambda s, sv: View(*_field_view(s, sv)),
         "players": _players_view,
         "dice": _dice_view,
         "holdings": _holdings_view,
@@ -83,3 +84,8 @@ def _holdings_view(session: Session, services: Services) -> View:
     table = [(name, balances(session, players[name].id)) for name in data]
     return View(render_holdings(table), data)
 
+
+def _field_view(session: Session, services: Services) -> tuple[str, Any]:
+    from bot.engine.games.field import field_view
+
+    return field_view(session, services)
