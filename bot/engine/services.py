@@ -29,6 +29,7 @@ class Services:
         from bot.engine.games.go_anomic import AnomicGoAdapter
         from bot.engine.games.roster import RosterAdapter
         from bot.engine.governance.elections import ElectionsAdapter
+        from bot.engine.governance.proposals import governance_adapters
 
         go: GameAdapter = (
             AnomicGoAdapter(session, self)
@@ -41,5 +42,6 @@ class Services:
             go,
             FieldAdapter(session, self),  # Field Matches (seeds 003, 000)
             ElectionsAdapter(session, self),
+            *governance_adapters(session, self),  # proposals and votes (rules 15, 19, 23)
         )
         return {adapter.prefix: adapter for adapter in adapters}

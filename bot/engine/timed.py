@@ -30,10 +30,12 @@ def handlers() -> tuple[TimedHandler, ...]:
     """Every timed handler, in the order they run (imported late: they import the engine)."""
     from bot.engine.bandwidth import reset_bandwidth
     from bot.engine.field_schedule import evolve_at_nweek_start
+    from bot.engine.governance.ballot import run_ballot
     from bot.engine.governance.elections import advance_elections
 
     return (
         reset_bandwidth,
         advance_elections,
+        run_ballot,
         evolve_at_nweek_start,
     )

@@ -23,6 +23,7 @@ def game_view(session: Session, services: Services, game: str) -> View:
     """Raises KeyError for an unknown game name."""
     from bot.engine.games.go import go_view
     from bot.engine.governance.elections import elections_state, ministries_state
+    from bot.engine.governance.views import governance_views
 
     views: dict[str, Callable[[Session, Services], View]] = {
         "go": lambda s, sv: View(*go_view(s, sv)),
@@ -32,6 +33,7 @@ def game_view(session: Session, services: Services, game: str) -> View:
         "holdings": _holdings_view,
         "ministries": lambda s, sv: View(*ministries_state(s, sv)),
         "elections": lambda s, sv: View(*elections_state(s, sv)),
+        **governance_views(),  # proposals, ballot, polls
     }
     return views[game](session, services)
 

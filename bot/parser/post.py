@@ -5,6 +5,11 @@ prefilter (``clauses``) cut out the clauses that could be actions; read each
 clause with the strict LALR grammar (``reading``); and turn each outcome into
 a ``ParsedAction`` or a ``NotUnderstood``.  Rule 1896 (seed 004): the actions
 of one post are taken in the order written, so results keep that order.
+
+Rule 217: before any of that, every ``{{ ... }}`` block is set apart
+(``delimiters``), so no text inside one is read as an action; an action
+whose argument is a block (a proposal's text) gets the block's text back,
+and its ``__Title__`` if the block starts with one.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import re
 from collections.abc import Iterator
 
 from bot.parser.clauses import Clause, find_clauses, prefilter
+from bot.parser.delimiters import PLACEHOLDER, TITLE, Delimited, set_apart, split_title
 from bot.parser.grammar import ClauseReading, PostGrammar, post_grammar
 from bot.parser.messages import missing_name, not_understood
 from bot.parser.reading import ClauseOutcome, read_clause
@@ -47,6 +53,11 @@ NAME_STATEMENT = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 FIRST_WORD = re.compile(r"\S+\s*")
+# Rule 217 blocks often start on the line after "I submit the following
+# proposal:"; the line break (and a title line) before one joins the sentence.
+BEFORE_BLOCK = re.compile(
+    r"[ \t]*\n\s*(?=(?:" + TITLE.pattern + r"[ \t]*:?[ \t]*\n?\s*)?" + PLACEHOLDER.pattern + ")"
+)
 QUOTES = "\"'“”‘’"
 
 
@@ -65,16 +76,63 @@ def parse_post(text: str) -> ParseResult:
     a ``NotUnderstood``.
     """
     grammar = post_grammar()
-    sentences = split_sentences(text)
+    delimited = set_apart(text)
+    sentences = split_sentences(BEFORE_BLOCK.sub(" ", delimited.masked))
     actions: list[ParsedAction] = []
     problems: list[NotUnderstood] = []
     for index in range(len(sentences)):
         for found in _sentence_results(sentences, index, grammar):
             if isinstance(found, ParsedAction):
-                actions.append(found)
+                actions.extend(with_blocks(each, delimited) for each in split_each(found))
             else:
-                problems.append(found)
+                problems.append(_restored_problem(found, delimited))
     return ParseResult(actions=tuple(actions), not_understood=tuple(problems))
+
+
+def split_each(action: ParsedAction) -> list[ParsedAction]:
+    """One action per element of ``args["each"]`` ("I vote FOR 12, AGAINST 13"), in order."""
+    each = action.args.get("each")
+    if not isinstance(each, list):
+        return [action]
+    return [
+        ParsedAction(
+            action=action.action,
+            args=dict(part),
+            text=action.text,
+            conditional=action.conditional,
+            repeat=action.repeat,
+        )
+        for part in each
+    ]
+
+
+def with_blocks(action: ParsedAction, delimited: Delimited) -> ParsedAction:
+    """``action`` with its block argument's text (and leading title) put back (rule 217)."""
+    args = dict(action.args)
+    placeholder = args.get("text")
+    inner = delimited.block(placeholder) if isinstance(placeholder, str) else None
+    if inner is not None:
+        title, body = split_title(inner)
+        args["text"] = body
+        if title is not None and "title" not in args:
+            args["title"] = title
+    return ParsedAction(
+        action=action.action,
+        args=args,
+        text=delimited.restore(action.text),
+        conditional=action.conditional,
+        repeat=action.repeat,
+    )
+
+
+def _restored_problem(problem: NotUnderstood, delimited: Delimited) -> NotUnderstood:
+    # The caret in ``message`` points into the text as read, placeholders and all.
+    return NotUnderstood(
+        text=delimited.restore(problem.text),
+        column=problem.column,
+        expected=problem.expected,
+        message=problem.message,
+    )
 
 
 def _sentence_results(

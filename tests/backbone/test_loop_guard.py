@@ -184,15 +184,21 @@ def test_the_real_mailman_list_post_is_acted_on(
     assert ruling.recipients == [LIST]
 
 
-def test_the_unchanged_mailman_post_passes_the_guard_and_has_no_game_action(
+def test_the_unchanged_mailman_post_passes_the_guard_and_its_votes_are_judged(
     corpora: Path, game_app: App, judge: Any, records: Any
 ) -> None:
-    # Voting is not a game action this referee handles: read, not ignored.
+    # "I vote FOR 1234 and AGAINST 1235": a player's post, read and answered;
+    # this game has no proposals 1234 and 1235, so both votes are rejected.
     identifier = "179526824506.28033.8886480351272411110@example.test"
     judge(game_app, [mailman_post(corpora)])
     message = records.message(game_app, identifier)
-    assert (message.status, message.status_reason) == ("processed", "no actions")
-    assert records.rulings(game_app, identifier) == []
+    assert (message.status, message.status_reason) == ("processed", "2 action(s) judged")
+    actions = records.actions(game_app, identifier)
+    assert [(a.action, a.ruling, a.rule) for a in actions] == [
+        ("polls.vote", "rejected", "19"),
+        ("polls.vote", "rejected", "19"),
+    ]
+    assert len(records.rulings(game_app, identifier)) == 1
 
 
 def as_the_list_relays(raw: bytes, strip_x_headers: bool) -> bytes:

@@ -103,7 +103,7 @@ def test_the_ko_history_is_kept_in_its_own_table(tmp_path: Path, game_mbox: Path
     app = make_app(tmp_path / "bot")
     replay_archive(app, game_mbox, MaildirTransport(tmp_path / "out"), until=GAME_END)
     with app.session_factory() as session:
-        state = session.scalars(select(GameRecord.state)).one()
+        state = session.scalars(select(GameRecord.state).where(GameRecord.name == "go")).one()
         positions = session.scalars(select(GoPosition).order_by(GoPosition.id)).all()
     assert "history" not in state  # the JSON state does not grow with every Move
     assert positions[0].board == "." * 81  # the empty board the game began with

@@ -10,12 +10,15 @@ from __future__ import annotations
 from bot.parser.area import Area
 from bot.parser.areas import dice, elections, field, go, roster
 from bot.parser.areas.common import AREA as COMMON
+from bot.parser.areas.polls import AREA as POLLS
+from bot.parser.areas.proposals import AREA as PROPOSALS
 
 AREAS: tuple[Area, ...] = (
     go.AREA,
     dice.AREA,
     roster.AREA,
     field.AREA,
+    *(PROPOSALS, POLLS),  # rules 15, 19, 23, 217 (governance)
     elections.AREA,
 )
 

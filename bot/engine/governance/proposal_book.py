@@ -1,0 +1,201 @@
+"""Proposals (rules 4, 5, 19, 23, 1440 of seed 004) and the Ballots, as data.
+
+Kept as JSON in the ``game`` row named ``proposals``: every proposal with its
+revisions, and for each nweek's Ballot the poll number of each proposal on
+it (the polls themselves are in the poll store).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from bot.games.governance.polls.serialize import instant_from_text, instant_to_text
+from bot.store.models import GameRecord
+
+RECORD_NAME = "proposals"
+
+
+class Status(Enum):
+    SUBMITTED = "submitted"  # waiting for the next Ballot (rule 23)
+    ON_BALLOT = "on the Ballot"
+    PASSED = "passed"
+    FAILED = "failed"
+    SHELVED = "shelved"  # returns on the next Ballot (rule 23)
+    RESCINDED = "rescinded"  # rule 1440
+
+    @property
+    def awaits_ballot(self) -> bool:
+        return self in {Status.SUBMITTED, Status.SHELVED}
+
+
+@dataclass(frozen=True)
+class Revision:
+    """One text of a proposal; rule 4's id string is "serial/revision"."""
+
+    number: int
+    title: str
+    text: str
+    at: datetime
+    message_id: str
+
+
+@dataclass(frozen=True)
+class Proposal:
+    serial: int
+    proponent_id: int
+    proponent: str
+    revisions: tuple[Revision, ...]
+    status: Status = Status.SUBMITTED
+    creates_rule: bool = False  # rule 216: "to propose a rule"
+    ever_shelved: bool = False  # rule 1440: a previously shelved prop cannot be rescinded
+    ballots: tuple[int, ...] = ()  # the nweeks whose Ballots it was on
+
+    @property
+    def current(self) -> Revision:
+        return self.revisions[-1]
+
+    @property
+    def id_string(self) -> str:
+        """Rule 4: "n/r", serial number and revision number."""
+        return f"{self.serial}/{self.current.number}"
+
+    @property
+    def title(self) -> str:
+        return self.current.title or "(untitled)"
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """One nweek's Ballot: the poll number of each proposal on it, by serial."""
+
+    nweek: int
+    called_at: datetime
+    polls: dict[int, int] = field(hash=False)
+    closed_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ProposalBook:
+    proposals: dict[int, Proposal] = field(default_factory=dict, hash=False)
+    ballots: dict[int, Ballot] = field(default_factory=dict, hash=False)
+    highest_serial: int | None = None
+
+    def next_serial(self, first_serial: int) -> int:
+        """Rule 5: one higher than the highest ever used; the configured first one before that."""
+        return first_serial if self.highest_serial is None else self.highest_serial + 1
+
+    def with_proposal(self, proposal: Proposal) -> ProposalBook:
+        highest = max(proposal.serial, self.highest_serial or proposal.serial)
+        proposals = {**self.proposals, proposal.serial: proposal}
+        return replace(self, proposals=proposals, highest_serial=highest)
+
+    def with_ballot(self, ballot: Ballot) -> ProposalBook:
+        return replace(self, ballots={**self.ballots, ballot.nweek: ballot})
+
+    def awaiting_ballot(self) -> list[Proposal]:
+        return [self.proposals[serial] for serial in sorted(self.proposals)
+                if self.proposals[serial].status.awaits_ballot]  # fmt: skip
+
+
+def load_book(session: Session) -> tuple[GameRecord | None, ProposalBook]:
+    record = session.scalar(select(GameRecord).where(GameRecord.name == RECORD_NAME))
+    return record, (ProposalBook() if record is None else book_from_state(record.state))
+
+
+def save_book(session: Session, record: GameRecord | None, book: ProposalBook) -> GameRecord:
+    if record is None:
+        record = GameRecord(name=RECORD_NAME, state=book_to_state(book), version=0)
+        session.add(record)
+        session.flush()
+        return record
+    record.state = book_to_state(book)
+    record.version += 1
+    return record
+
+
+def book_to_state(book: ProposalBook) -> dict[str, Any]:
+    return {
+        "highest_serial": book.highest_serial,
+        "proposals": [_proposal_to_dict(book.proposals[s]) for s in sorted(book.proposals)],
+        "ballots": [_ballot_to_dict(book.ballots[n]) for n in sorted(book.ballots)],
+    }
+
+
+def book_from_state(state: dict[str, Any]) -> ProposalBook:
+    proposals = (_proposal_from_dict(item) for item in state.get("proposals", []))
+    ballots = (_ballot_from_dict(item) for item in state.get("ballots", []))
+    return ProposalBook(
+        proposals={proposal.serial: proposal for proposal in proposals},
+        ballots={ballot.nweek: ballot for ballot in ballots},
+        highest_serial=state.get("highest_serial"),
+    )
+
+
+def _proposal_to_dict(proposal: Proposal) -> dict[str, Any]:
+    return {
+        "serial": proposal.serial,
+        "proponent_id": proposal.proponent_id,
+        "proponent": proposal.proponent,
+        "status": proposal.status.value,
+        "creates_rule": proposal.creates_rule,
+        "ever_shelved": proposal.ever_shelved,
+        "ballots": list(proposal.ballots),
+        "revisions": [
+            {
+                "number": revision.number,
+                "title": revision.title,
+                "text": revision.text,
+                "at": instant_to_text(revision.at),
+                "message_id": revision.message_id,
+            }
+            for revision in proposal.revisions
+        ],
+    }
+
+
+def _proposal_from_dict(data: dict[str, Any]) -> Proposal:
+    revisions = tuple(
+        Revision(
+            int(item["number"]),
+            str(item["title"]),
+            str(item["text"]),
+            instant_from_text(item["at"]),
+            str(item["message_id"]),
+        )
+        for item in data["revisions"]
+    )
+    return Proposal(
+        serial=int(data["serial"]),
+        proponent_id=int(data["proponent_id"]),
+        proponent=str(data["proponent"]),
+        revisions=revisions,
+        status=Status(data["status"]),
+        creates_rule=bool(data.get("creates_rule", False)),
+        ever_shelved=bool(data.get("ever_shelved", False)),
+        ballots=tuple(int(nweek) for nweek in data.get("ballots", [])),
+    )
+
+
+def _ballot_to_dict(ballot: Ballot) -> dict[str, Any]:
+    return {
+        "nweek": ballot.nweek,
+        "called_at": instant_to_text(ballot.called_at),
+        "polls": {str(serial): number for serial, number in sorted(ballot.polls.items())},
+        "closed_at": None if ballot.closed_at is None else instant_to_text(ballot.closed_at),
+    }
+
+
+def _ballot_from_dict(data: dict[str, Any]) -> Ballot:
+    closed = data.get("closed_at")
+    return Ballot(
+        nweek=int(data["nweek"]),
+        called_at=instant_from_text(data["called_at"]),
+        polls={int(serial): int(number) for serial, number in data["polls"].items()},
+        closed_at=None if closed is None else instant_from_text(closed),
+    )

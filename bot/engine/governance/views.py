@@ -1,0 +1,109 @@
+"""``nomicbot state proposals`` / ``state ballot`` / ``state polls``: read-only views.
+
+Rule 15 B: a vote sent privately to a Concealable poll is never shown
+before the poll is closed; only how many are held back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.orm import Session
+
+from bot.engine.governance import polls as poll_store
+from bot.engine.governance.proposal_book import ProposalBook, load_book
+
+if TYPE_CHECKING:
+    from bot.engine.services import Services
+    from bot.engine.views import View
+
+
+def governance_views() -> dict[str, Callable[[Session, Services], View]]:
+    return {"proposals": proposals_view, "ballot": ballot_view, "polls": polls_view}
+
+
+def proposals_view(session: Session, services: Services) -> View:
+    from bot.engine.views import View
+
+    _, book = load_book(session)
+    data = [
+        {
+            "id": proposal.id_string,
+            "serial": proposal.serial,
+            "title": proposal.title,
+            "proponent": proposal.proponent,
+            "status": proposal.status.value,
+            "submitted_at": proposal.revisions[0].at.isoformat(),
+            "text": proposal.current.text,
+        }
+        for proposal in (book.proposals[serial] for serial in sorted(book.proposals))
+    ]
+    lines = [
+        f"{item['id']} {item['title']} by {item['proponent']}: {item['status']}" for item in data
+    ]
+    return View("\n".join(lines) or "no proposals yet", data)
+
+
+def ballot_view(session: Session, services: Services) -> View:
+    """The latest Ballot with its running tally: public votes only until it closes."""
+    from bot.engine.views import View
+
+    _, book = load_book(session)
+    if not book.ballots:
+        return View("no Ballot has been called yet", None)
+    ballot = book.ballots[max(book.ballots)]
+    items = [_ballot_item(session, services, book, serial, number)
+             for serial, number in sorted(ballot.polls.items())]  # fmt: skip
+    state = "closed" if ballot.closed_at else "open"
+    data = {"nweek": ballot.nweek + 1, "state": state, "proposals": items}
+    lines = [f"Ballot of nweek {ballot.nweek + 1} ({state})"]
+    lines.extend(_item_line(item) for item in items)
+    return View("\n".join(lines), data)
+
+
+def _ballot_item(
+    session: Session, services: Services, book: ProposalBook, serial: int, number: int
+) -> dict[str, Any]:
+    proposal = book.proposals[serial]
+    stored = poll_store.load_poll(session, services.clock, number)
+    assert stored is not None, "a Ballot's polls are stored with it"
+    return {"id": proposal.id_string, "title": proposal.title, "status": proposal.status.value,
+            **_poll_data(session, stored)}  # fmt: skip
+
+
+def polls_view(session: Session, services: Services) -> View:
+    from bot.engine.views import View
+
+    polls = poll_store.all_polls(session, services.clock)
+    data = [{"number": stored.number, "kind": stored.kind, "subject": stored.subject,
+             **_poll_data(session, stored)} for stored in polls]  # fmt: skip
+    lines = [f"poll {item['number']} ({item['kind']}, {item['subject']}): " + _votes_text(item)
+             for item in data]  # fmt: skip
+    return View("\n".join(lines) or "no polls yet", data)
+
+
+def _poll_data(session: Session, stored: poll_store.StoredPoll) -> dict[str, Any]:
+    visible = poll_store.visible_votes(stored)
+    named = poll_store.names(session, [cast.voter for cast in visible.votes])
+    return {
+        "closed": stored.closed_at is not None,
+        "flags": sorted(flag.value for flag in stored.poll.flags),
+        "votes": [
+            {"voter": named[cast.voter], "vote": poll_store.vote_label(stored, cast)}
+            for cast in visible.votes
+        ],
+        "withheld": visible.withheld,
+    }
+
+
+def _item_line(item: dict[str, Any]) -> str:
+    return f"  {item['id']} {item['title']} [{item['status']}]: {_votes_text(item)}"
+
+
+def _votes_text(item: dict[str, Any]) -> str:
+    votes = ", ".join(f"{vote['voter']} {vote['vote']}" for vote in item["votes"]) or "no votes"
+    withheld = (
+        f"; {item['withheld']} sent privately, shown at the close" if item["withheld"] else ""
+    )
+    return votes + withheld
