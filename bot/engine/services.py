@@ -28,6 +28,7 @@ class Services:
         from bot.engine.games.go import GoAdapter
         from bot.engine.games.go_anomic import AnomicGoAdapter
         from bot.engine.games.roster import RosterAdapter
+        from bot.engine.governance.digests import DigestAdapter
         from bot.engine.governance.elections import ElectionsAdapter
         from bot.engine.governance.proposals import governance_adapters
 
@@ -42,6 +43,7 @@ class Services:
             go,
             FieldAdapter(session, self),  # Field Matches (seeds 003, 000)
             ElectionsAdapter(session, self),
+            DigestAdapter(session, self),  # a Minister's digest on request (issue 5)
             *governance_adapters(session, self),  # proposals and votes (rules 15, 19, 23)
         )
         return {adapter.prefix: adapter for adapter in adapters}

@@ -31,6 +31,7 @@ def handlers() -> tuple[TimedHandler, ...]:
     from bot.engine.bandwidth import reset_bandwidth
     from bot.engine.field_schedule import evolve_at_nweek_start
     from bot.engine.governance.ballot import run_ballot
+    from bot.engine.governance.digests import send_scheduled_digests  # last: sees the rest
     from bot.engine.governance.elections import advance_elections
 
     return (
@@ -38,4 +39,5 @@ def handlers() -> tuple[TimedHandler, ...]:
         advance_elections,
         run_ballot,
         evolve_at_nweek_start,
+        send_scheduled_digests,
     )

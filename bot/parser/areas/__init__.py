@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.parser.area import Area
 from bot.parser.areas import dice, elections, field, go, roster
 from bot.parser.areas.common import AREA as COMMON
+from bot.parser.areas.digest import AREA as DIGEST  # a Minister's digest (issue 5)
 from bot.parser.areas.polls import AREA as POLLS
 from bot.parser.areas.proposals import AREA as PROPOSALS
 
@@ -20,6 +21,7 @@ AREAS: tuple[Area, ...] = (
     field.AREA,
     *(PROPOSALS, POLLS),  # rules 15, 19, 23, 217 (governance)
     elections.AREA,
+    DIGEST,
 )
 
 __all__ = ["AREAS", "COMMON"]
