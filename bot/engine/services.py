@@ -28,6 +28,7 @@ class Services:
         from bot.engine.games.go import GoAdapter
         from bot.engine.games.go_anomic import AnomicGoAdapter
         from bot.engine.games.roster import RosterAdapter
+        from bot.engine.governance.cfis import CfiAdapter
         from bot.engine.governance.digests import DigestAdapter
         from bot.engine.governance.elections import ElectionsAdapter
         from bot.engine.governance.proposals import governance_adapters
@@ -45,5 +46,6 @@ class Services:
             ElectionsAdapter(session, self),
             DigestAdapter(session, self),  # a Minister's digest on request (issue 5)
             *governance_adapters(session, self),  # proposals and votes (rules 15, 19, 23)
+            CfiAdapter(session, self),  # Calls For Inquiry (rule 125)
         )
         return {adapter.prefix: adapter for adapter in adapters}

@@ -31,6 +31,7 @@ def handlers() -> tuple[TimedHandler, ...]:
     from bot.engine.bandwidth import reset_bandwidth
     from bot.engine.field_schedule import evolve_at_nweek_start
     from bot.engine.governance.ballot import run_ballot
+    from bot.engine.governance.cfis import close_due_cfis
     from bot.engine.governance.digests import send_scheduled_digests  # last: sees the rest
     from bot.engine.governance.elections import advance_elections
 
@@ -38,6 +39,7 @@ def handlers() -> tuple[TimedHandler, ...]:
         reset_bandwidth,
         advance_elections,
         run_ballot,
+        close_due_cfis,  # rule 125: CFI polls at their 4th midnight
         evolve_at_nweek_start,
         send_scheduled_digests,
     )

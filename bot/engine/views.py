@@ -22,6 +22,7 @@ class View:
 def game_view(session: Session, services: Services, game: str) -> View:
     """Raises KeyError for an unknown game name."""
     from bot.engine.games.go import go_view
+    from bot.engine.governance.cfis import cfis_view
     from bot.engine.governance.digests import digests_view
     from bot.engine.governance.elections import elections_state, ministries_state
     from bot.engine.governance.views import governance_views
@@ -36,6 +37,7 @@ def game_view(session: Session, services: Services, game: str) -> View:
         "elections": lambda s, sv: View(*elections_state(s, sv)),
         "digests": lambda s, sv: View(*digests_view(s, sv)),  # what each Minister gets now
         **governance_views(),  # proposals, ballot, polls
+        "cfis": cfis_view,  # the Attorney Generalist's display (rule 125)
     }
     return views[game](session, services)
 
