@@ -46,6 +46,7 @@ TWIDDLES_MINISTRY = "Ministry of Twiddles"  # rule 625 D.5: the Twiddler
 BOARD_MINISTRY = "Ministry of the Board"  # rule 625 D.12: the GameKeeper
 PLAY_MINISTRY = "Ministry of Play"  # seed 003: the Minister of Play is the Referee
 CHANGE_MINISTRY = "Ministry of Change"  # rule 625 D.10: the Chairman
+JUSTICE_MINISTRY = "Ministry of Justice"  # rule 625 D.3: the Attorney Generalist
 LIFE = "life"  # the Field Match whose Referee must Evolve each nweek (seed 000)
 VOTING_POSITION = 2  # rule 23: the third Checking Period of each nweek
 
@@ -364,3 +365,32 @@ def ballot_overdue(session: Session, services: Services, at: datetime) -> tuple[
             )
         )
     return tuple(overdue)
+
+
+def attorney_generalist_sections(
+    session: Session, services: Services, at: datetime
+) -> tuple[DigestSection, ...]:
+    """The pending CFIs, their deadlines and who has not voted (rules 125, 625 D.3)."""
+    from bot.engine.governance.cfis import cfis_view
+
+    view = cfis_view(session, services)
+    return (
+        DigestSection(
+            JUSTICE_MINISTRY,
+            "Pending CFIs (rule 625 D.3)",
+            tuple(view.text.splitlines()),
+            cfis_overdue(session, services, at),
+        ),
+    )
+
+
+def cfis_overdue(session: Session, services: Services, at: datetime) -> tuple[Overdue, ...]:
+    """A CFI whose poll has passed its 4th midnight without a ruling (rule 125)."""
+    from bot.engine.governance.cfis import all_cfis
+    from bot.games.governance.polls import cfi_deadline
+
+    return tuple(
+        Overdue(f"CFI {stored.number} passed its deadline without a ruling", "125")
+        for stored in all_cfis(session)
+        if stored.ruling is None and cfi_deadline(stored.submitted_at) < at
+    )

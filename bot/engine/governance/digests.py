@@ -151,6 +151,7 @@ def providers() -> tuple[Provider, ...]:
     Imported late, like ``timed.handlers``: providers read the engine's stores.
     """
     from bot.engine.governance.digest_sections import (
+        attorney_generalist_sections,
         chairman_sections,
         gamekeeper_sections,
         godel_sections,
@@ -166,6 +167,7 @@ def providers() -> tuple[Provider, ...]:
         gamekeeper_sections,
         referee_sections,
         chairman_sections,
+        attorney_generalist_sections,
     )
 
 

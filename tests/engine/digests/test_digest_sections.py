@@ -114,3 +114,21 @@ def test_the_chairman_sees_the_running_tally_without_the_private_vote(tmp_path: 
     assert "1/0 Go by Alice: on the Ballot" in body
     assert "Tally of 1/0: Yes 1; 1 private" in body
     assert "Bob" not in body and "No 1" not in body and "AGAINST" not in body
+
+
+def test_the_attorney_generalist_sees_pending_cfis_and_who_has_not_voted(tmp_path: Path) -> None:
+    # Rule 625 D.3: the Attorney Generalist keeps the display of pending CFIs.
+    cfi = "I submit a CFI: {{ __Stones__ Argument: E5 was taken. Resolution: E5 is freed }}"
+    date = EPOCH + timedelta(hours=10)
+    raw = compose_post(*ALICE, "CFI", cfi, "ag-1@example.test", date, LIST_ADDRESS)
+    write_mbox(tmp_path / "cfi.mbox", [(raw, mbox_from_line(ALICE[1], date))])
+    app = make_app(tmp_path / "bot", ministries=(MinistryEntry("Ministry of Justice", "Bob"),))
+    out = tmp_path / "out"
+    replay_archive(
+        app, tmp_path / "cfi.mbox", MaildirTransport(out), until=EPOCH + timedelta(days=1, hours=1)
+    )
+    (digest,) = [mail for mail in maildir_mails(out) if mail["X-Nomicbot-Kind"] == "digest"]
+    assert digest["To"] == BOB[1]
+    body = " ".join(body_of(digest).split())
+    assert "Pending CFIs (rule 625 D.3)" in body
+    assert "CFI 1 Stones by Alice" in body and "not voted: Bob" in body
