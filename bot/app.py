@@ -7,7 +7,6 @@ component receives what it needs from here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
@@ -57,5 +56,7 @@ def build_app(settings: Settings, upgrade: bool = True) -> App:
         upgrade_database(engine)
     session_factory = make_session_factory(engine)
     with session_factory.begin() as session:
-        sync_configured_players(session, settings.players, datetime.now(UTC))
+        # Configured players are there from the start of the game, so every
+        # database (live or replayed) records the same instant.
+        sync_configured_players(session, settings.players, settings.ntime_epoch)
     return App(settings, engine, session_factory, build_services(settings))

@@ -11,7 +11,7 @@ anyone can re-derive every roll from the archive.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time, timedelta
 
 from sqlalchemy.orm import Session
 
@@ -33,13 +33,18 @@ def advance_clock(session: Session, services: Services, until: datetime) -> None
         return
     if until <= mark.handled_until:
         return
+    # The interval is cut at every 00:00 UTC and handled piece by piece, so
+    # what happens at a midnight (ntime events, rule 3 A; digests) sees the
+    # game as it stood then, not as later pieces of a long gap leave it.
     after = mark.handled_until
-    # ntime events happen only at 00:00 UTC (rule 3 A); the timed handlers
-    # look for their own instants (deadlines may fall at any time).
-    if _midnight_between(after, until):
-        _ntime_events(session, services, after, until)
-    for handler in timed.handlers():
-        handler(session, services, after, until)
+    for piece_end in (*_midnights_between(after, until), until):
+        if piece_end <= after:
+            continue
+        if _midnight_between(after, piece_end):
+            _ntime_events(session, services, after, piece_end)
+        for handler in timed.handlers():
+            handler(session, services, after, piece_end)
+        after = piece_end
     mark.handled_until = until
 
 
@@ -146,6 +151,13 @@ def reveal_nweek(session: Session, services: Services, nweek: int, at: datetime)
             at,
         )
     )
+
+
+def _midnights_between(after: datetime, until: datetime) -> list[datetime]:
+    """Every 00:00 UTC in (after, until], in order."""
+    first = datetime.combine(after.astimezone(UTC).date(), time(), UTC) + timedelta(days=1)
+    days = (until.astimezone(UTC) - first).days
+    return [first + timedelta(days=day) for day in range(days + 1)] if first <= until else []
 
 
 def _midnight_between(after: datetime, until: datetime) -> bool:
