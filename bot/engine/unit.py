@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from sqlalchemy.orm import Session
 
 from bot.engine.games.base import GameAdapter, TurnPerPostAdapter
-from bot.engine.games.roster import implied_off_leave
+from bot.engine.games.roster import after_action
 from bot.engine.players import player_for_address
 from bot.engine.rulings import Board, Outcome, Ruling, Turn, not_taken, rejected
 from bot.engine.services import Services
@@ -101,13 +101,13 @@ def judge_post(
         if isinstance(adapter, TurnPerPostAdapter):
             group = _judge_together(adapter, actions, position, turn)
             group = [
-                (implied_off_leave(adapters, actions[r.position - 1], turn, r), actor)
+                (after_action(adapters, actions[r.position - 1], turn, r), actor)
                 for r, actor in group
-            ]  # rule 205
+            ]  # rules 205, 151
             judged.update({ruling.position: (ruling, actor) for ruling, actor in group})
             continue
         ruling = _judge_one(action, turn, adapters)
-        ruling = implied_off_leave(adapters, action, turn, ruling)  # rule 205
+        ruling = after_action(adapters, action, turn, ruling)  # rules 205, 151
         if action.action in RENAMING and ruling.outcome is Outcome.APPLIED:
             base_turn = replace(base_turn, player=player_for_address(session, context.author))
         judged[position] = (ruling, turn.player.id if turn.player else None)

@@ -68,6 +68,7 @@ from bot.games.field import (
     TurnContext,
     TurnRecord,
     describe_turn,
+    renamed,
     state_from_json,
     state_to_json,
     turn_record_from_json,
@@ -303,6 +304,11 @@ class FieldGame:
             boards.append(Board(play.document.name, play.board(self.state, context.players)))
         return tuple(boards)
 
+    def rename_player(self, old: str, new: str) -> None:
+        """Rule 151 earlier in this post: the Field loaded before it follows the name."""
+        if self._loaded:
+            self._state = renamed(self._state, old, new)
+
     # -- storage -------------------------------------------------------------
 
     def save(self) -> None:
@@ -443,6 +449,9 @@ class FieldAdapter:
 
     def notes(self, visible_text: str) -> tuple[str, ...]:
         return ()
+
+    def rename_player(self, old: str, new: str) -> None:
+        self.game.rename_player(old, new)
 
     def save(self) -> None:
         self.game.save()

@@ -144,6 +144,12 @@ class GoAdapter:
         self.save()
         return [parameters.format_point(point) for point in stones]
 
+    def rename_player(self, old: str, new: str) -> None:
+        """Rule 151 earlier in this post: the state loaded before it follows the name."""
+        self._players = None
+        if self._state is not None:
+            self._state = go.renamed(self._state, old, new)
+
     def notes(self, visible_text: str) -> tuple[str, ...]:
         """Rule 1639 H: a board drawn in the post that disagrees with the result."""
         if not self.changed or self._state is None:

@@ -302,6 +302,11 @@ class AnomicGoAdapter:
         self.save()
         return [parameters.format_point(point) for point in stones]
 
+    def rename_player(self, old: str, new: str) -> None:
+        """Rule 151 earlier in this post: the state loaded before it follows the name."""
+        if self._state is not None:
+            self._state = anomic.renamed(self._state, old, new)
+
     # -- plumbing ------------------------------------------------------------
 
     def _player(self, action: ParsedAction) -> str:

@@ -26,6 +26,7 @@ from bot.engine.players import (
     set_on_leave,
     was_player_in_nweek,
 )
+from bot.engine.renames import rename_in_adapters, rename_in_games
 from bot.engine.rulings import Board, Outcome, PlayerRef, Ruling, Turn, applied, rejected
 from bot.games.errors import ActionError, IllegalActionError
 from bot.parser import ParsedAction
@@ -52,22 +53,19 @@ class RosterAdapter:
     # (rules 14, 151 and 205 each say "by posting [...] on a public forum").
     private_actions: frozenset[str] = frozenset({"roster.holdings"})
 
-    def __init__(
-        self,
-        session: Session,
-        accept_registrations: bool,
-        settings: HoldingsSettings | None = None,
-    ) -> None:
+    def __init__(self, session: Session, services: Services) -> None:
         self.session = session
-        self.accept_registrations = accept_registrations
-        self.settings = settings or HoldingsSettings()
+        self.services = services
+        self.accept_registrations = services.settings.bot.accept_registrations
+        self.settings: HoldingsSettings = services.settings.holdings
         self.roster_changed = False
         self.statements: list[int] = []  # the players whose statements this post asked for
+        # Renames (old, new) the post's other adapters have not yet been told of.
+        self.renames: list[tuple[str, str]] = []
 
     @classmethod
     def from_services(cls, session: Session, services: Services) -> RosterAdapter:
-        settings = services.settings
-        return cls(session, settings.bot.accept_registrations, settings.holdings)
+        return cls(session, services)
 
     def apply(self, action: ParsedAction, turn: Turn) -> Ruling:
         handlers: dict[str, Handler] = {
@@ -126,6 +124,9 @@ class RosterAdapter:
     def _rename(self, action: ParsedAction, turn: Turn) -> Ruling:
         player = self._player(turn, "151", "change eir name")
         renamed = rename_player(self.session, player, str(action.args["name"]), turn.occurred_at)
+        # Rule 151 renames the player, not eir stones, pieces, alliances or offices.
+        rename_in_games(self.session, self.services, player.name, renamed.name)
+        self.renames.append((player.name, renamed.name))
         self.roster_changed = True
         summary = f"{player.name} is now known as {renamed.name}"
         return self._applied(action, turn, summary, "151", renamed, former=player.name)
@@ -222,11 +223,20 @@ class RosterAdapter:
         )
 
 
-def implied_off_leave(
+def after_action(
     adapters: Mapping[str, GameAdapter], action: ParsedAction, turn: Turn, ruling: Ruling
 ) -> Ruling:
-    """The engine's hook for rule 205's implied Off Leave (see ``RosterAdapter``)."""
+    """The engine's hook after each action: rule 205's implied Off Leave (see
+    ``RosterAdapter``), and a rename (rule 151) told to the post's other adapters.
+
+    The stored states were rewritten by the rename itself; an adapter that
+    loaded its state earlier in the post catches up here, before the post's
+    next action, so that action and the adapter's save use the new name.
+    """
     adapter = adapters.get(RosterAdapter.prefix)
     if not isinstance(adapter, RosterAdapter):
         return ruling
+    while adapter.renames:
+        old, new = adapter.renames.pop(0)
+        rename_in_adapters(adapters.values(), old, new)
     return adapter.implied_off_leave(action, turn, ruling)

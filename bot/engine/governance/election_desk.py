@@ -25,6 +25,7 @@ from bot.engine.governance.election_state import (
     Timetable,
     describe_instant,
     load_book,
+    renamed_book,
     save_book,
 )
 from bot.engine.governance.ministries import (
@@ -33,6 +34,7 @@ from bot.engine.governance.ministries import (
     Ministry,
     elected,
     load_ministries,
+    renamed_ministries,
     save_ministries,
 )
 from bot.games import dice
@@ -113,6 +115,19 @@ class ElectionDesk:
             self.session, self._ministries_record, self.ministries
         )
         self.changed = False
+
+    def rename_player(self, old: str, new: str) -> None:
+        """Rule 151 earlier in this post: the book and Ministries loaded before it follow.
+
+        The rename may have written the Ministries' first row (``bot.engine.renames``):
+        it is taken up, so that saving updates it instead of adding a second.
+        """
+        self.book = renamed_book(self.book, old, new)
+        self.ministries = renamed_ministries(self.ministries, old, new)
+        if self._ministries_record is None:
+            first_nweek = self.services.clock.config.epoch_reading.nweek
+            entries = self.services.settings.ministries
+            self._ministries_record, _ = load_ministries(self.session, entries, first_nweek)
 
     def godel(self) -> str | None:
         """Kurt Godel, the holder of the Meta-Ministry (rule 625 D.2), if any."""

@@ -261,3 +261,38 @@ def book_to_json(book: ElectionBook) -> dict[str, Any]:
 
 def book_from_json(data: dict[str, Any]) -> ElectionBook:
     return ElectionBook(tuple(election_from_json(item) for item in data["elections"]))
+
+
+# -- a player's change of name (rule 151) ------------------------------------------------
+
+
+def renamed_book(book: ElectionBook, old: str, new: str) -> ElectionBook:
+    """``book`` with the player ``old`` called ``new`` (rule 151: the same player).
+
+    Callers, Moderators, nominees and nominators, candidates, voters, ballot
+    choices and winners follow the name, so an open nomination, a ballot
+    (rule 1823: a voter's last one counts) or a Moderator's pick survives
+    it.  The published count (``report``) is left as it was published.
+    """
+    return ElectionBook(tuple(_renamed_election(item, old, new) for item in book.elections))
+
+
+def _renamed_election(election: Election, old: str, new: str) -> Election:
+    def swap(name: str) -> str:
+        return new if name == old else name
+
+    return replace(
+        election,
+        caller=swap(election.caller),
+        moderator=None if election.moderator is None else swap(election.moderator),
+        nominations=tuple(
+            replace(item, nominee=swap(item.nominee), nominator=swap(item.nominator))
+            for item in election.nominations
+        ),
+        candidates=tuple(map(swap, election.candidates)),
+        ballots=tuple(
+            replace(item, voter=swap(item.voter), choices=tuple(map(swap, item.choices)))
+            for item in election.ballots
+        ),
+        winner=None if election.winner is None else swap(election.winner),
+    )

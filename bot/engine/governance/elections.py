@@ -314,6 +314,10 @@ class ElectionsAdapter:
     def notes(self, visible_text: str) -> tuple[str, ...]:
         return ()
 
+    def rename_player(self, old: str, new: str) -> None:
+        if self._desk is not None:
+            self._desk.rename_player(old, new)
+
     def save(self) -> None:
         if self._desk is not None:
             self._desk.save()

@@ -184,6 +184,28 @@ def ministries_from_json(data: dict[str, Any]) -> Ministries:
     return Ministries(items, int(data["created_nweek"]))
 
 
+def renamed_ministries(ministries: Ministries, old: str, new: str) -> Ministries:
+    """``ministries`` with the player ``old`` called ``new`` (rule 151: the same player).
+
+    E keeps the Ministries e holds, eir Deputyhoods, and rule 625 B's
+    "held within the last five ndays" (``last_holder``).
+    """
+
+    def swap(name: str | None) -> str | None:
+        return new if name == old else name
+
+    items = tuple(
+        replace(
+            item,
+            holder=swap(item.holder),
+            deputies=tuple(new if deputy == old else deputy for deputy in item.deputies),
+            last_holder=swap(item.last_holder),
+        )
+        for item in ministries.items
+    )
+    return replace(ministries, items=items)
+
+
 # -- Deputies (rule 1272) -------------------------------------------------------
 
 

@@ -103,6 +103,19 @@ class ProposalBook:
                 if self.proposals[serial].status.awaits_ballot]  # fmt: skip
 
 
+def renamed_book(book: ProposalBook, old: str, new: str) -> ProposalBook:
+    """``book`` with the proponent ``old`` called ``new`` (rule 151).
+
+    Who may revise or rescind is judged by ``proponent_id``; the name is
+    what the Ballot's results and the displays print, so it follows too.
+    """
+    proposals = {
+        serial: replace(proposal, proponent=new) if proposal.proponent == old else proposal
+        for serial, proposal in book.proposals.items()
+    }
+    return replace(book, proposals=proposals)
+
+
 def load_book(session: Session) -> tuple[GameRecord | None, ProposalBook]:
     record = session.scalar(select(GameRecord).where(GameRecord.name == RECORD_NAME))
     return record, (ProposalBook() if record is None else book_from_state(record.state))

@@ -24,6 +24,7 @@ from bot.engine.governance.proposal_book import (
     Revision,
     Status,
     load_book,
+    renamed_book,
     save_book,
 )
 from bot.engine.rulings import Board, PlayerRef, Ruling, Turn, applied, rejected
@@ -148,6 +149,10 @@ class ProposalsAdapter:
 
     def changed_boards(self) -> tuple[Board, ...]:
         return ()
+
+    def rename_player(self, old: str, new: str) -> None:
+        """Rule 151 earlier in this post: the book loaded before it follows the name."""
+        self.book = renamed_book(self.book, old, new)
 
     def save(self) -> None:
         if self.changed:

@@ -45,7 +45,8 @@ State (``state``): ``FieldState(match=None, objects=(), field_attributes,
     ``with_field_attribute(state, name, value)``, ``player_attribute(state,
     player, name)``, ``with_player_attribute(state, player, name, value)``,
     ``actions_performed(state, action, *, invoker=None, nweek=None) ->
-    tuple[ActionRecord, ...]``.
+    tuple[ActionRecord, ...]``; ``renamed(state, old, new) -> FieldState``
+    (rule 151: a player's objects, attributes and requests follow eir name).
 
 Actions (``actions``)
     ``RandomSource`` (Protocol: ``choice``, ``randint``, ``shuffle``, as
@@ -133,6 +134,7 @@ from bot.games.field.state import (
     objects_at,
     objects_of_kind,
     player_attribute,
+    renamed,
     replace_object,
     with_field_attribute,
     with_player_attribute,
@@ -199,6 +201,7 @@ __all__ = [
     "objects_at",
     "objects_of_kind",
     "player_attribute",
+    "renamed",
     "replace_object",
     "select_match",
     "squares_occupied",

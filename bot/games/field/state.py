@@ -198,3 +198,39 @@ def _check_value(match: FieldMatch, scope: str, name: str, value: AttributeValue
     spec = match.attribute_spec(name, scope)
     if spec is not None and spec.values and value not in spec.values:
         raise ValueError(f"{value!r} is outside the Range of {scope} attribute {name}")
+
+
+def renamed(state: FieldState, old: PlayerId, new: PlayerId) -> FieldState:
+    """``state`` with the player ``old`` called ``new`` (rule 151 of seed 004).
+
+    A name change keeps the player, so eir Field Objects (B-Chess pieces),
+    eir player attributes (Life's Team, B-Chess's "Times captured") and the
+    match's history of eir requests (Life's one Tweak per nweek) follow the
+    new name.  Attribute values are left alone: no match keeps a name in one.
+    ``state`` itself when ``old`` is not in it.  Raises ``ValueError`` when
+    ``new`` already has attributes (rule 2: names are unique; a defect).
+    """
+    if old == new or not _names_player(state, old):
+        return state
+    if any(name == new for name, _ in state.player_attributes):
+        raise ValueError(f"{new!r} already has player attributes in the Field")
+    objects = tuple(
+        replace(item, owner=new) if item.owner == old else item for item in state.objects
+    )
+    attributes = sorted(
+        ((new if name == old else name, found) for name, found in state.player_attributes),
+        key=lambda pair: pair[0],
+    )
+    history = tuple(
+        replace(record, invoker=new) if record.invoker == old else record
+        for record in state.history
+    )
+    return replace(state, objects=objects, player_attributes=tuple(attributes), history=history)
+
+
+def _names_player(state: FieldState, name: PlayerId) -> bool:
+    return (
+        any(item.owner == name for item in state.objects)
+        or any(player == name for player, _ in state.player_attributes)
+        or any(record.invoker == name for record in state.history)
+    )

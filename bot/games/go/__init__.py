@@ -18,6 +18,8 @@ State (immutable)
     ``are_allies``, ``record_of``, ``last_mover``.
     ``new_game(parameters: GoParameters = B_NOMIC) -> GoState``
     ``add_players(state: GoState, names: Iterable[PlayerId]) -> GoState``
+    ``renamed(state: GoState, old: PlayerId, new: PlayerId) -> GoState``
+    (rule 151: a name change keeps the player's record, stones and alliances)
 
 Moves (rule 1639 C); each returns ``MoveResult(state, events, counts_as_move)``
 or raises ``IllegalActionError`` / ``AmbiguousActionError``
@@ -157,6 +159,7 @@ from bot.games.go.state import (
     add_players,
     new_game,
     occupancy_key,
+    renamed,
 )
 
 __all__ = [
@@ -213,6 +216,7 @@ __all__ = [
     "place_stone",
     "position_from_diagram",
     "render_board",
+    "renamed",
     "state_from_json",
     "state_to_json",
     "history_records",

@@ -217,3 +217,50 @@ def _check_new_player(name: PlayerId, count: int) -> None:
         raise ValueError("a player's name must not be empty")
     if count >= MAXIMUM_PLAYERS:
         raise ValueError(f"Political Go supports at most {MAXIMUM_PLAYERS} players")
+
+
+def renamed(state: GoState, old: PlayerId, new: PlayerId) -> GoState:
+    """``state`` with the player ``old`` called ``new`` everywhere (rule 151, seed 004).
+
+    Rule 151 changes a player's name, not the player: eir record (mark,
+    Go Score, last Move), stones (kept by board code), alliances, pending
+    consents and the alliances of the ko history (rule 1639 E compares them)
+    all follow the new name.  ``state`` itself when ``old`` is not in it.
+    Raises ``ValueError`` when ``new`` already has a record: names are unique
+    (rule 2), so two records would be a defect, not a merge to guess at.
+    """
+    if old == new or not state.has_player(old):
+        return state  # consents and alliances name only players with records
+    if state.has_player(new):
+        raise ValueError(f"{new!r} already has a record in this game of Political Go")
+    players = tuple(
+        replace(record, name=new) if record.name == old else record for record in state.players
+    )
+    return replace(
+        state,
+        players=players,
+        alliances=_renamed_pairs(state.alliances, old, new),
+        pending_consents=frozenset(
+            (_swap(first, old, new), _swap(second, old, new))
+            for first, second in state.pending_consents
+        ),
+        history=_renamed_history(state.history, old, new),
+    )
+
+
+def _renamed_history(history: History, old: PlayerId, new: PlayerId) -> History:
+    return {
+        key: tuple(
+            replace(record, alliances=_renamed_pairs(record.alliances, old, new))
+            for record in records
+        )
+        for key, records in history.items()
+    }
+
+
+def _renamed_pairs(pairs: frozenset[Alliance], old: PlayerId, new: PlayerId) -> frozenset[Alliance]:
+    return frozenset(frozenset(_swap(name, old, new) for name in pair) for pair in pairs)
+
+
+def _swap(name: PlayerId, old: PlayerId, new: PlayerId) -> PlayerId:
+    return new if name == old else name

@@ -9,7 +9,7 @@ division by most adjacent stones with recorded random ties (369), the end and
 scoring (365, 370, 371) and Stones as objects (373-377).
 
 State: ``AnomicParameters`` (``A_NOMIC`` the default), ``AnomicState``,
-``GoPlayer``, ``new_game``, ``add_players``; set-up ``with_stones``,
+``GoPlayer``, ``new_game``, ``add_players``, ``renamed`` (rule 151); set-up ``with_stones``,
 ``with_alliances``, ``as_go_players``.
 Moves: ``place_stone``, ``offer_alliance``, ``accept_alliance``,
 ``withdraw_offer``, ``declare_war`` (each ``(state, MoveContext, ...) ->
@@ -75,6 +75,7 @@ from bot.games.go.anomic.state import (
     GoPlayer,
     add_players,
     new_game,
+    renamed,
 )
 from bot.games.go.anomic.stones import (
     purchase_prices,
@@ -128,6 +129,7 @@ __all__ = [
     "purchase_stones",
     "quiet_nweek_passed",
     "render_board",
+    "renamed",
     "sell_captured",
     "state_from_json",
     "state_to_json",

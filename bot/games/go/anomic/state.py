@@ -219,3 +219,30 @@ def built_from(cls: type[Built], fields: dict[str, object]) -> Built:
     instance = object.__new__(cls)
     object.__setattr__(instance, "__dict__", fields)
     return instance
+
+
+def renamed(state: AnomicState, old: PlayerId, new: PlayerId) -> AnomicState:
+    """``state`` with the player ``old`` called ``new`` everywhere (rule 151, seed 004).
+
+    A name change keeps the player: eir record (mark, Stones, captures, the
+    19-hour limit, purchases), stones on the board (kept by code), alliances,
+    offers and being the last placer (rule 368 c) follow the new name; the
+    superko log holds boards only.  ``state`` itself when ``old`` is not in
+    it.  Raises ``ValueError`` when ``new`` already has a record (rule 2:
+    names are unique, so that would be a defect).
+    """
+    if old == new or not state.has_player(old):
+        return state  # offers and alliances name only players with records
+    if state.has_player(new):
+        raise ValueError(f"{new!r} already has a record in this game of Political Go")
+
+    def swap(name: PlayerId) -> PlayerId:
+        return new if name == old else name
+
+    return replace(
+        state,
+        players=tuple(replace(record, name=swap(record.name)) for record in state.players),
+        alliances=frozenset(frozenset(map(swap, pair)) for pair in state.alliances),
+        offers=frozenset((swap(offerer), swap(offeree)) for offerer, offeree in state.offers),
+        last_placer=None if state.last_placer is None else swap(state.last_placer),
+    )
