@@ -482,13 +482,7 @@ def field_select(context: click.Context, match: str, at_text: str | None) -> Non
 @click.pass_context
 def field_initialize(context: click.Context, at_text: str | None) -> None:
     """Invoke the Current Field Match's Initialize as the Referee (one Turn of the Field)."""
-    from bot.engine.games.field import referee_turn
-
-    _as_referee(
-        context,
-        at_text,
-        lambda session, services, at: referee_turn(session, services, "field.initialize", at),
-    )
+    _referee_turn(context, at_text, "field.initialize")
 
 
 @field_group.command("evolve")
@@ -497,13 +491,7 @@ def field_initialize(context: click.Context, at_text: str | None) -> None:
 @click.pass_context
 def field_evolve(context: click.Context, at_text: str | None) -> None:
     """Perform Life's Evolve as the Referee (one Turn of the Field)."""
-    from bot.engine.games.field import referee_turn
-
-    _as_referee(
-        context,
-        at_text,
-        lambda session, services, at: referee_turn(session, services, "field.evolve", at),
-    )
+    _referee_turn(context, at_text, "field.evolve")
 
 
 @field_group.command("turns")
@@ -524,6 +512,16 @@ def field_turns(context: click.Context, as_json: bool) -> None:
     for entry in turns:
         click.echo(describe_stored_turn(entry) + "\n")
     click.echo(f"{len(turns)} Turn(s) of the Field recorded", err=True)
+
+
+def _referee_turn(context: click.Context, at_text: str | None, action: str) -> None:
+    from bot.engine.games.field import referee_turn
+
+    _as_referee(
+        context,
+        at_text,
+        lambda session, services, at: referee_turn(session, services, action, at),
+    )
 
 
 def _as_referee(context: click.Context, at_text: str | None, act: Callable[..., Any]) -> None:

@@ -110,8 +110,8 @@ def spend(
     if held < amount:
         name = DISPLAY_NAMES.get(currency, currency)
         raise IllegalActionError(f"that costs {amount} {name}, and you hold {held}", rule=rule)
-    if amount:
-        _record(session, player_id, currency, -amount, Cause(at, rule, note, source, message_pk))
+    cause = Cause(at, rule, note, source, message_pk)
+    _record_change(session, player_id, currency, -amount, cause)
 
 
 def lose(
@@ -128,8 +128,9 @@ def lose(
 ) -> int:
     """Lose up to ``amount``, never going below zero (rule 21 A.1); returns what was lost."""
     lost = min(amount, ledger.balance(session, player_id, currency))
-    if lost > 0:
-        _record(session, player_id, currency, -lost, Cause(at, rule, note, source, message_pk))
+    # A negative ``amount`` loses nothing and records nothing; it is returned as given.
+    cause = Cause(at, rule, note, source, message_pk)
+    _record_change(session, player_id, currency, -max(lost, 0), cause)
     return lost
 
 
@@ -147,8 +148,7 @@ def set_to(
 ) -> int:
     """Make the balance exactly ``amount`` (Bandwidth's reset, rule 212); returns the change."""
     change = amount - ledger.balance(session, player_id, currency)
-    if change:
-        _record(session, player_id, currency, change, Cause(at, rule, note, source, message_pk))
+    _record_change(session, player_id, currency, change, Cause(at, rule, note, source, message_pk))
     return change
 
 
@@ -164,6 +164,15 @@ def _record(session: Session, player_id: int, currency: str, amount: int, cause:
         note=cause.note,
         message_pk=cause.message_pk,
     )
+
+
+def _record_change(
+    session: Session, player_id: int, currency: str, change: int, cause: Cause
+) -> bool:
+    # A change of nothing is no ledger entry: the statement lists only what moved.
+    if change:
+        _record(session, player_id, currency, change, cause)
+    return bool(change)
 
 
 def _convert_renown(session: Session, player_id: int, temporary: str, cause: Cause) -> None:
@@ -219,8 +228,7 @@ def enter_game(
     _record(session, player_id, POINTS, WELCOME_POINTS, welcome)
     _record(session, player_id, TILDEX, ENTRY_TILDEX, cause)
     change = bandwidth - ledger.balance(session, player_id, BANDWIDTH)
-    if change:
-        _record(session, player_id, BANDWIDTH, change, replace(cause, rule="212"))
+    _record_change(session, player_id, BANDWIDTH, change, replace(cause, rule="212"))
 
 
 def strip_holdings(
@@ -233,9 +241,7 @@ def strip_holdings(
     cause = Cause(at, "14", "ceasing to be a player", "post", message_pk)
     made = 0
     for currency, amount in balances(session, player_id):
-        if amount:
-            _record(session, player_id, currency, -amount, cause)
-            made += 1
+        made += _record_change(session, player_id, currency, -amount, cause)
     return made
 
 

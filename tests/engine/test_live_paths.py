@@ -7,9 +7,7 @@ the state the replay of the same posts reaches.
 from __future__ import annotations
 
 import smtplib
-from collections.abc import Iterator
-from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC
 from email import message_from_bytes
 from email.policy import default
 from pathlib import Path
@@ -18,7 +16,6 @@ from imapclient import IMAPClient
 
 from bot.app import App
 from bot.config import OutboundSettings, SmtpIngressSettings
-from bot.daemon import Daemon
 from bot.testing import go_game
 from bot.testing.apps import (
     action_log,
@@ -28,32 +25,13 @@ from bot.testing.apps import (
     make_app,
     message_statuses,
 )
+from bot.testing.daemons import ScriptClock, running
 from bot.testing.dovecot import ImapAccount
 from bot.testing.go_game import EXPECTED_BOARD, GAME_END, expected_log
 from bot.testing.smtp_sink import SmtpSink
 from bot.testing.support import free_loopback_port, wait_until
 
 DONE = {"processed", "ignored"}
-
-
-class ScriptClock:
-    """The instant the daemon believes it is: each post's scripted arrival."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@contextmanager
-def running(app: App, clock: ScriptClock) -> Iterator[Daemon]:
-    daemon = Daemon(app, clock)
-    daemon.start()
-    try:
-        yield daemon
-    finally:
-        daemon.shutdown()
 
 
 def judged(app: App) -> int:

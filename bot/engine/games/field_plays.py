@@ -129,9 +129,11 @@ def _life_turn(
     return PlayedTurn(turn_field(state, LIFE_RULES, requests, context, random))
 
 
-def _life_initialize(
+def _initialize(
     state: FieldState, context: TurnContext, player: PlayerId, args: Arguments
 ) -> Request:
+    # Life and B-Chess alike: the request is the poster's; whether e may
+    # Initialize is for the trigger to judge (B-Chess's refuses all but the Referee).
     return Request(player, INITIALIZE, text="Initialize")
 
 
@@ -170,7 +172,7 @@ LIFE_PLAY = MatchPlay(
     start=lambda state, context, random: start_life(state, context, random),
     turn=_life_turn,
     builders={
-        "field.initialize": _life_initialize,
+        "field.initialize": _initialize,
         "field.evolve": _life_evolve,
         "field.tweak": _life_tweak,
     },
@@ -206,13 +208,6 @@ def _bchess_turn(
     return PlayedTurn(played.result, spendings)
 
 
-def _bchess_initialize(
-    state: FieldState, context: TurnContext, player: PlayerId, args: Arguments
-) -> Request:
-    # The request is the poster's: Initialize's trigger refuses anyone but the Referee.
-    return Request(player, INITIALIZE, text="Initialize")
-
-
 def _bchess_move(
     state: FieldState, context: TurnContext, player: PlayerId, args: Arguments
 ) -> Request:
@@ -240,7 +235,7 @@ BCHESS_PLAY = MatchPlay(
     start=lambda state, context, random: bchess.start_bchess(state, context, random),
     turn=_bchess_turn,
     builders={
-        "field.initialize": _bchess_initialize,
+        "field.initialize": _initialize,
         "field.join": lambda state, context, player, args: bchess.join_request(player),
         "field.rejoin": lambda state, context, player, args: bchess.rejoin_request(player),
         "field.purchase": lambda state, context, player, args: bchess.purchase_request(player),

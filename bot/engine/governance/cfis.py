@@ -122,7 +122,7 @@ class CfiAdapter:
             str(plaintiff.id),
             None if defendant is None else str(defendant.id),
         )
-        number = _next_number(self.session)
+        number = poll_store.next_serial(self.session, COUNTER_NAME)
         stored_poll = poll_store.create_poll(
             self.session,
             kind=CFI_KIND,
@@ -367,13 +367,7 @@ def _cfi_of_poll(session: Session, poll_number: int) -> StoredCfi | None:
 
 
 def save_cfi(session: Session, stored: StoredCfi) -> None:
-    name = f"{ROW_PREFIX}{stored.number}"
-    record = session.scalar(select(GameRecord).where(GameRecord.name == name))
-    if record is None:
-        session.add(GameRecord(name=name, state=to_state(stored), version=0))
-        return
-    record.state = to_state(stored)
-    record.version += 1
+    poll_store.write_record(session, f"{ROW_PREFIX}{stored.number}", to_state(stored))
 
 
 def to_state(stored: StoredCfi) -> dict[str, Any]:
@@ -405,15 +399,3 @@ def from_state(state: Mapping[str, Any]) -> StoredCfi:
         defendant_argument=state.get("defendant_argument"),
         ruling=state.get("ruling"),
     )
-
-
-def _next_number(session: Session) -> int:
-    record = session.scalar(select(GameRecord).where(GameRecord.name == COUNTER_NAME))
-    if record is None:
-        session.add(GameRecord(name=COUNTER_NAME, state={"next_number": 2}, version=0))
-        session.flush()
-        return 1
-    number = int(record.state["next_number"])
-    record.state = {"next_number": number + 1}
-    record.version += 1
-    return number

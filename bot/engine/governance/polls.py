@@ -139,7 +139,9 @@ def create_poll(
         options=options,
         active_players=active_players,
     )
-    stored = StoredPoll(_next_number(session), kind, subject, poll, deadline_ndays, extra_choices)
+    stored = StoredPoll(
+        next_serial(session, COUNTER_NAME), kind, subject, poll, deadline_ndays, extra_choices
+    )
     save_poll(session, stored)
     return stored
 
@@ -174,12 +176,16 @@ def all_polls(
 
 
 def save_poll(session: Session, stored: StoredPoll) -> None:
-    name = f"{ROW_PREFIX}{stored.number}"
+    write_record(session, f"{ROW_PREFIX}{stored.number}", to_state(stored))
+
+
+def write_record(session: Session, name: str, state: dict[str, Any]) -> None:
+    """Store ``state`` as the game record ``name``, creating it or bumping its version."""
     record = session.scalar(select(GameRecord).where(GameRecord.name == name))
     if record is None:
-        session.add(GameRecord(name=name, state=to_state(stored), version=0))
+        session.add(GameRecord(name=name, state=state, version=0))
         return
-    record.state = to_state(stored)  # a new dict: the JSON column sees the change
+    record.state = state  # a new dict: the JSON column sees the change
     record.version += 1
 
 
@@ -318,10 +324,11 @@ def _resolved(stored: StoredPoll, clock: GameClock) -> StoredPoll:
     return replace(stored, poll=replace(stored.poll, duration=duration))
 
 
-def _next_number(session: Session) -> int:
-    record = session.scalar(select(GameRecord).where(GameRecord.name == COUNTER_NAME))
+def next_serial(session: Session, counter_name: str) -> int:
+    """The next number (1, 2, ...) of the counter kept in the game record ``counter_name``."""
+    record = session.scalar(select(GameRecord).where(GameRecord.name == counter_name))
     if record is None:
-        session.add(GameRecord(name=COUNTER_NAME, state={"next_number": 2}, version=0))
+        session.add(GameRecord(name=counter_name, state={"next_number": 2}, version=0))
         session.flush()
         return 1
     number = int(record.state["next_number"])

@@ -18,7 +18,7 @@ from lark import Token
 
 from bot.games.errors import ActionSyntaxError
 from bot.parser.area import ActionReading, Area
-from bot.parser.areas.common import QUOTES, CommonTransformer
+from bot.parser.areas.proposals import DocumentTransformer, submission_args
 
 # "Argument:", "Plaintiff's Argument:", "Resolution:", "Defendant:", "Title:"
 # at the start of a line or of a sentence; what follows is the section.
@@ -42,17 +42,11 @@ class CfiDocument:
     defendant: str | None = None
 
 
-class CfiTransformer(CommonTransformer):
+class CfiTransformer(DocumentTransformer):
     """Submitting a CFI and the Defendant's Argument, as written."""
 
     def action(self, children: list[ActionReading]) -> ActionReading:
         return children[0]
-
-    def title(self, children: list[Token]) -> str:
-        return str(children[0])[2:-2].strip()
-
-    def text_block(self, children: list[Token]) -> dict[str, str]:
-        return {"text": str(children[0])}
 
     def against(self, children: list[object]) -> dict[str, str]:
         return {"defendant": str(children[-1])}
@@ -61,15 +55,7 @@ class CfiTransformer(CommonTransformer):
         return {"number": int(str(children[-1]))}
 
     def submit(self, children: list[object]) -> ActionReading:
-        args: dict[str, object] = {}
-        for child in children:
-            if isinstance(child, dict):
-                args.update(child)
-            elif isinstance(child, Token) and child.type.endswith("QUOTED"):
-                args["title"] = str(child).strip(QUOTES).strip()
-            elif isinstance(child, str):
-                args["title"] = child  # rule 217: a title before or after the block
-        return ActionReading("cfi.submit", args)
+        return ActionReading("cfi.submit", submission_args(children))
 
     def argue(self, children: list[object]) -> ActionReading:
         args: dict[str, object] = {}

@@ -13,17 +13,34 @@ from bot.parser.area import ActionReading, Area
 from bot.parser.areas.common import QUOTES, CommonTransformer
 
 
-class ProposalsTransformer(CommonTransformer):
-    """Submitting, revising and rescinding proposals."""
-
-    def action(self, children: list[ActionReading]) -> ActionReading:
-        return children[0]
+class DocumentTransformer(CommonTransformer):
+    """A document submitted as a rule 217 block with a title: proposals and CFIs."""
 
     def title(self, children: list[Token]) -> str:
         return str(children[0])[2:-2].strip()
 
     def text_block(self, children: list[Token]) -> dict[str, str]:
         return {"text": str(children[0])}
+
+
+def submission_args(children: list[object]) -> dict[str, object]:
+    """The arguments of a document's submission: its parts, and its title however written."""
+    args: dict[str, object] = {}
+    for child in children:
+        if isinstance(child, dict):
+            args.update(child)
+        elif isinstance(child, Token) and child.type.endswith("QUOTED"):
+            args["title"] = str(child).strip(QUOTES).strip()
+        elif isinstance(child, str):
+            args["title"] = child  # rule 217: a title before or after the block
+    return args
+
+
+class ProposalsTransformer(DocumentTransformer):
+    """Submitting, revising and rescinding proposals."""
+
+    def action(self, children: list[ActionReading]) -> ActionReading:
+        return children[0]
 
     def rule_noun(self, children: list[Token]) -> dict[str, bool]:
         return {"creates_rule": True}
@@ -32,15 +49,7 @@ class ProposalsTransformer(CommonTransformer):
         return int(str(children[0]))
 
     def submit(self, children: list[object]) -> ActionReading:
-        args: dict[str, object] = {}
-        for child in children:
-            if isinstance(child, dict):
-                args.update(child)
-            elif isinstance(child, Token) and child.type.endswith("QUOTED"):
-                args["title"] = str(child).strip(QUOTES).strip()
-            elif isinstance(child, str):
-                args["title"] = child  # rule 217: a title before or after the block
-        return ActionReading("proposals.submit", args)
+        return ActionReading("proposals.submit", submission_args(children))
 
     def revise(self, children: list[object]) -> ActionReading:
         serial = next(child for child in children if isinstance(child, int))

@@ -11,12 +11,7 @@ by SMTP are the ones the replay writes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from datetime import datetime, timedelta
-from email import message_from_bytes
-from email.message import EmailMessage
-from email.policy import default
+from datetime import timedelta
 from pathlib import Path
 
 from sqlalchemy import select
@@ -24,11 +19,12 @@ from sqlalchemy import select
 from bot.app import App
 from bot.audit import verify_archive
 from bot.config import OutboundSettings
-from bot.daemon import SCHEDULER_LAG, Daemon
+from bot.daemon import SCHEDULER_LAG
 from bot.outbound.transports import MaildirTransport
 from bot.runner import replay_archive
 from bot.store.models import DiceSeed, Message
 from bot.testing.apps import append_to_mailbox, body_of, imap_settings, maildir_mails
+from bot.testing.daemons import ScriptClock, mails_received, running
 from bot.testing.dovecot import ImapAccount
 from bot.testing.field_matches import (
     FieldTable,
@@ -46,26 +42,6 @@ from bot.testing.support import wait_until
 PLAYERS_IN_EACH_MATCH = 4  # Rita (the Referee, who also plays), Alice, Bob, Carol
 
 
-class ScriptClock:
-    """The instant the daemon believes it is."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@contextmanager
-def running(app: App, clock: ScriptClock) -> Iterator[Daemon]:
-    daemon = Daemon(app, clock)
-    daemon.start()
-    try:
-        yield daemon
-    finally:
-        daemon.shutdown()
-
-
 def judged(app: App) -> int:
     with app.session_factory() as session:
         statuses = session.scalars(select(Message.status)).all()
@@ -76,15 +52,6 @@ def revealed(app: App) -> int:
     with app.session_factory() as session:
         rows = session.scalars(select(DiceSeed).where(DiceSeed.revealed_seed.is_not(None))).all()
     return len(rows)
-
-
-def sent(sink: SmtpSink) -> list[EmailMessage]:
-    mails = []
-    for captured in sink.messages:
-        mail = message_from_bytes(captured.data, policy=default)
-        assert isinstance(mail, EmailMessage)
-        mails.append(mail)
-    return mails
 
 
 def test_life_and_bchess_by_mail_over_imap_and_replayed_from_an_mbox(
@@ -123,7 +90,8 @@ def test_life_and_bchess_by_mail_over_imap_and_replayed_from_an_mbox(
         rulings_expected = len(posts)
         assert wait_until(
             lambda: (
-                sum(m["X-Nomicbot-Kind"] == "ruling" for m in sent(smtp_sink)) == rulings_expected
+                sum(m["X-Nomicbot-Kind"] == "ruling" for m in mails_received(smtp_sink))
+                == rulings_expected
             ),
             timeout=40,
         )
@@ -138,7 +106,7 @@ def test_life_and_bchess_by_mail_over_imap_and_replayed_from_an_mbox(
     # SMTP carries CRLF line ends, the Maildir LF: the texts are compared.
     by_smtp = {
         str(m["In-Reply-To"]): body_of(m).replace("\r\n", "\n")
-        for m in sent(smtp_sink)
+        for m in mails_received(smtp_sink)
         if m["X-Nomicbot-Kind"] == "ruling"
     }
     archived = maildir_mails(tmp_path / "out")

@@ -18,12 +18,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime
-from email import message_from_bytes
 from email.message import EmailMessage
-from email.policy import default
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
@@ -32,11 +28,12 @@ from sqlalchemy import select
 
 from bot.app import App
 from bot.config import OutboundSettings
-from bot.daemon import SCHEDULER_LAG, Daemon
+from bot.daemon import SCHEDULER_LAG
 from bot.outbound.transports import MaildirTransport
 from bot.runner import advance_to, replay_archive
 from bot.store.models import ClockMark, Message, OutboxMessage
 from bot.testing.apps import append_to_mailbox, body_of, imap_settings, maildir_mails
+from bot.testing.daemons import ScriptClock, mails_received, running
 from bot.testing.dovecot import ImapAccount
 from bot.testing.go_game import EPOCH, LIST_ADDRESS
 from bot.testing.governance_week import (
@@ -59,26 +56,6 @@ PRIVATE_VOTER = "erin@example.test"
 PRIVATE_VOTE_LINE = re.compile(r"Erin: (Yes|No|Shelve|Abstain)\b")
 
 
-class ScriptClock:
-    """The instant the daemon believes it is."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@contextmanager
-def running(app: App, clock: ScriptClock) -> Iterator[Daemon]:
-    daemon = Daemon(app, clock)
-    daemon.start()
-    try:
-        yield daemon
-    finally:
-        daemon.shutdown()
-
-
 def judged(app: App) -> int:
     with app.session_factory() as session:
         statuses = session.scalars(select(Message.status)).all()
@@ -98,15 +75,6 @@ def outbox_order(app: App) -> list[tuple[str, str]]:
             select(OutboxMessage.message_id, OutboxMessage.kind).order_by(OutboxMessage.id)
         ).all()
     return [(message_id, kind) for message_id, kind in rows]
-
-
-def received(sink: SmtpSink) -> list[EmailMessage]:
-    mails = []
-    for captured in sink.messages:
-        mail = message_from_bytes(captured.data, policy=default)
-        assert isinstance(mail, EmailMessage)
-        mails.append(mail)
-    return mails
 
 
 def transcript(mail: EmailMessage) -> str:
@@ -217,7 +185,7 @@ def test_a_governance_nweek_by_imap_matches_its_goldens_and_its_replay(
 ) -> None:
     posts = week_posts()
     live = play_live(tmp_path / "live", imap_user, smtp_sink)
-    by_smtp = received(smtp_sink)
+    by_smtp = mails_received(smtp_sink)
     live_transcripts = by_message_id(by_smtp, live)
     kinds = [kind for _, kind in outbox_order(live)]
     # One reply per post; the reports and digests of the nweek (see the goldens).
