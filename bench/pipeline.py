@@ -163,11 +163,15 @@ def cli_replay(prepared: Prepared, archive: Path, name: str) -> tuple[float, str
     config, outbox = fresh_round(prepared, name)
     command = [
         *nomicbot_command(),
-        "--config", str(config),
-        "replay", str(archive),
-        "--outbox", str(outbox),
-        "--until", prepared.until.isoformat(),
-    ]  # fmt: skip
+        "--config",
+        str(config),
+        "replay",
+        str(archive),
+        "--outbox",
+        str(outbox),
+        "--until",
+        prepared.until.isoformat(),
+    ]
     started = time.perf_counter()
     finished = subprocess.run(
         command, capture_output=True, text=True, env=clean_environment(), check=False

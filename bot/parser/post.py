@@ -30,10 +30,26 @@ from bot.parser.sentences import Sentence, split_sentences
 # "I pass, which ends the game", "I roll 3d6 for the Arena".
 PROSE_STARTERS = frozenset(
     {
-        "because", "since", "as", "so", "which", "who", "for", "to", "please", "thanks",
-        "thank", "but", "now", "today", "hoping", "hopefully", "while", "with",
+        "because",
+        "since",
+        "as",
+        "so",
+        "which",
+        "who",
+        "for",
+        "to",
+        "please",
+        "thanks",
+        "thank",
+        "but",
+        "now",
+        "today",
+        "hoping",
+        "hopefully",
+        "while",
+        "with",
     }
-)  # fmt: skip
+)
 # After a comma or a bracket, any plain word starts prose, except these, which
 # would add to the action ("I place a stone at G3, and G4").
 JOINING_WORDS = frozenset({"and", "or", "plus", "nor"})

@@ -31,16 +31,55 @@ NEXT_CHARACTER = re.compile(r"\s*(\S)")
 JOINING_CHARACTERS = ",;(&–—-"
 JOINING_WORDS = frozenset(
     {
-        "and", "or", "but", "the", "a", "an", "to", "of", "with", "at", "on", "in", "by",
-        "for", "my", "your", "i", "is", "are", "as",
+        "and",
+        "or",
+        "but",
+        "the",
+        "a",
+        "an",
+        "to",
+        "of",
+        "with",
+        "at",
+        "on",
+        "in",
+        "by",
+        "for",
+        "my",
+        "your",
+        "i",
+        "is",
+        "are",
+        "as",
     }
-)  # fmt: skip
+)
 ABBREVIATIONS = frozenset(
     {
-        "e.g", "i.e", "eg", "ie", "mr", "mrs", "ms", "dr", "st", "vs", "etc", "cf",
-        "approx", "jr", "sr", "prof", "p.s", "n.b", "viz", "al", "fig", "a.m", "p.m",
+        "e.g",
+        "i.e",
+        "eg",
+        "ie",
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "st",
+        "vs",
+        "etc",
+        "cf",
+        "approx",
+        "jr",
+        "sr",
+        "prof",
+        "p.s",
+        "n.b",
+        "viz",
+        "al",
+        "fig",
+        "a.m",
+        "p.m",
     }
-)  # fmt: skip
+)
 
 
 @dataclass(frozen=True)

@@ -167,9 +167,8 @@ SCRIPT: tuple[tuple[str, int, int, int, str, bool], ...] = (
     ("Carol", 9, 9, 0, "I vote FOR 100.", False),  # the last vote counts (rule 15)
     ("Alice", 9, 12, 0, "Please send me my digest.", True),
     ("Carol", 9, 13, 0, "digest please", False),
-    # nday 10: posts on either side of the Election's close (10:00) also step the
-    # scheduler past the midnight digests before the winner is seated (see the
-    # xfail test on one long advance in tests/engine/governance_e2e).
+    # nday 10: a statement before the Election's close (10:00) and a digest
+    # request from the Minister it seats, after it.
     ("Dave", 10, 9, 0, "My holdings please.", False),
     ("Erin", 10, 11, 0, "Send me my digest.", False),
 )

@@ -52,9 +52,12 @@ def test_proposals_are_still_proposals() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["As Defendant in CFI 3 I argue {{ I was right }}",
-             "As the Defendant on CFI #3, I argue: {{ I was right }}"],
-)  # fmt: skip
+    "text",
+    [
+        "As Defendant in CFI 3 I argue {{ I was right }}",
+        "As the Defendant on CFI #3, I argue: {{ I was right }}",
+    ],
+)
 def test_the_defendants_argument(text: str) -> None:
     assert actions(text) == [("cfi.argue", {"number": 3, "text": "I was right"})]
 

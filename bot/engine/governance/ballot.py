@@ -137,10 +137,14 @@ def _ballot_mail(
         str(nweek),
         f"[ballot] The Ballot of nweek {nweek + 1}",
         "governance/ballot.txt.j2",
-        {"nweek": nweek + 1, "proposals": items, "deadline": reading,
-         "called": services.clock.reading(at).label},
+        {
+            "nweek": nweek + 1,
+            "proposals": items,
+            "deadline": reading,
+            "called": services.clock.reading(at).label,
+        },
         at,
-    )  # fmt: skip
+    )
 
 
 def _proposal_item(proposal: Proposal) -> dict[str, Any]:
@@ -225,9 +229,15 @@ def _pay(session: Session, proposal: Proposal, passed: bool, amount: int, at: da
     player = proposal.proponent_id
     if not passed:
         lost = holdings.lose(
-            session, player, holdings.POINTS, amount, at=at, rule="19", note=note,
+            session,
+            player,
+            holdings.POINTS,
+            amount,
+            at=at,
+            rule="19",
+            note=note,
             source="scheduler",
-        )  # fmt: skip
+        )
         return -lost
     holdings.gain(
         session, player, holdings.POINTS, amount, at=at, rule="19", note=note, source="scheduler"

@@ -135,10 +135,15 @@ class CfiAdapter:
             options=CFI_OPTIONS,
         )
         stored = StoredCfi(
-            number, document.title, str(plaintiff.id), document.argument, document.resolution,
-            stored_poll.number, turn.occurred_at,
+            number,
+            document.title,
+            str(plaintiff.id),
+            document.argument,
+            document.resolution,
+            stored_poll.number,
+            turn.occurred_at,
             defendant=None if defendant is None else str(defendant.id),
-        )  # fmt: skip
+        )
         save_cfi(self.session, stored)
         against = f" against {defendant.name}" if defendant else ""
         deadline = cfi_deadline(turn.occurred_at).strftime("%Y-%m-%d %H:%M UTC")
@@ -176,9 +181,13 @@ class CfiAdapter:
         stored, _ = self._cfi(int(args["number"]))
         word = str(args["vote"])
         updated, vote = poll_store.vote_by_mail(
-            self.session, self.services.clock, stored.poll_number, str(voter.id), word,
+            self.session,
+            self.services.clock,
+            stored.poll_number,
+            str(voter.id),
+            word,
             at=turn.occurred_at,
-        )  # fmt: skip
+        )
         summary = f'{voter.name} votes "{word}" on CFI {stored.number}: {vote.reason}'
         # Rule 15 B Short-Circuited: the last Eligible Voter's vote concludes
         # the poll at once, so the ruling is made with this post.
@@ -244,14 +253,26 @@ def _pay(session: Session, number: int, player_id: int, at: datetime) -> None:
     # receives 5 tildex and 1 Temporary Wisdom".
     note = f"voting on CFI {number}"
     holdings.gain(
-        session, player_id, holdings.TILDEX, REWARD_TILDEX, at=at, rule="125", note=note,
+        session,
+        player_id,
+        holdings.TILDEX,
+        REWARD_TILDEX,
+        at=at,
+        rule="125",
+        note=note,
         source="scheduler",
-    )  # fmt: skip
+    )
     wisdom = holdings.renown("Wisdom", permanent=False)
     holdings.gain(
-        session, player_id, wisdom, REWARD_TEMPORARY_WISDOM, at=at, rule="125, 1899", note=note,
+        session,
+        player_id,
+        wisdom,
+        REWARD_TEMPORARY_WISDOM,
+        at=at,
+        rule="125, 1899",
+        note=note,
         source="scheduler",
-    )  # fmt: skip
+    )
 
 
 def _ruling_mail(
@@ -269,16 +290,22 @@ def _ruling_mail(
         "ruling": decision.ruling.value,
         "in_favor": bool(decision.changes_to_implement),
         "changes": list(decision.changes_to_implement),
-        "tally": {"yes": decision.tally.yes, "no": decision.tally.no,
-                  "refused": decision.tally.refused, "abstain": decision.tally.abstain},
-        "votes": [{"voter": named[cast.voter], "vote": cast.vote.choice.value,
-                   "text": cast.vote.text} for cast in votes],
+        "tally": {
+            "yes": decision.tally.yes,
+            "no": decision.tally.no,
+            "refused": decision.tally.refused,
+            "abstain": decision.tally.abstain,
+        },
+        "votes": [
+            {"voter": named[cast.voter], "vote": cast.vote.choice.value, "text": cast.vote.text}
+            for cast in votes
+        ],
         "rewarded": [named[reward.player] for reward in decision.rewards],
         "tildex": REWARD_TILDEX,
         "wisdom": REWARD_TEMPORARY_WISDOM,
         "closed": instant_label(decision.concluded_at),
         "how": "every Eligible Voter has voted (Short-Circuited)" if early else "its deadline",
-    }  # fmt: skip
+    }
     return compose_report(
         services,
         "cfi-ruling",

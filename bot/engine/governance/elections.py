@@ -207,9 +207,10 @@ class ElectionsAdapter:
             return election
         desk = self.desk()
         mine = [
-            e for e in desk.book.elections
+            e
+            for e in desk.book.elections
             if e.phase is Phase.NOMINATING and e.nomination_of(player) is not None
-        ]  # fmt: skip
+        ]
         if not mine:
             raise IllegalActionError(
                 f"{player} has no nomination in an open Election", rule="625 B"

@@ -99,8 +99,11 @@ class ProposalBook:
         return replace(self, ballots={**self.ballots, ballot.nweek: ballot})
 
     def awaiting_ballot(self) -> list[Proposal]:
-        return [self.proposals[serial] for serial in sorted(self.proposals)
-                if self.proposals[serial].status.awaits_ballot]  # fmt: skip
+        return [
+            self.proposals[serial]
+            for serial in sorted(self.proposals)
+            if self.proposals[serial].status.awaits_ballot
+        ]
 
 
 def renamed_book(book: ProposalBook, old: str, new: str) -> ProposalBook:

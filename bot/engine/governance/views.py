@@ -53,8 +53,10 @@ def ballot_view(session: Session, services: Services) -> View:
     if not book.ballots:
         return View("no Ballot has been called yet", None)
     ballot = book.ballots[max(book.ballots)]
-    items = [_ballot_item(session, services, book, serial, number)
-             for serial, number in sorted(ballot.polls.items())]  # fmt: skip
+    items = [
+        _ballot_item(session, services, book, serial, number)
+        for serial, number in sorted(ballot.polls.items())
+    ]
     state = "closed" if ballot.closed_at else "open"
     data = {"nweek": ballot.nweek + 1, "state": state, "proposals": items}
     lines = [f"Ballot of nweek {ballot.nweek + 1} ({state})"]
@@ -68,18 +70,31 @@ def _ballot_item(
     proposal = book.proposals[serial]
     stored = poll_store.load_poll(session, services.clock, number)
     assert stored is not None, "a Ballot's polls are stored with it"
-    return {"id": proposal.id_string, "title": proposal.title, "status": proposal.status.value,
-            **_poll_data(session, stored)}  # fmt: skip
+    return {
+        "id": proposal.id_string,
+        "title": proposal.title,
+        "status": proposal.status.value,
+        **_poll_data(session, stored),
+    }
 
 
 def polls_view(session: Session, services: Services) -> View:
     from bot.engine.views import View
 
     polls = poll_store.all_polls(session, services.clock)
-    data = [{"number": stored.number, "kind": stored.kind, "subject": stored.subject,
-             **_poll_data(session, stored)} for stored in polls]  # fmt: skip
-    lines = [f"poll {item['number']} ({item['kind']}, {item['subject']}): " + _votes_text(item)
-             for item in data]  # fmt: skip
+    data = [
+        {
+            "number": stored.number,
+            "kind": stored.kind,
+            "subject": stored.subject,
+            **_poll_data(session, stored),
+        }
+        for stored in polls
+    ]
+    lines = [
+        f"poll {item['number']} ({item['kind']}, {item['subject']}): " + _votes_text(item)
+        for item in data
+    ]
     return View("\n".join(lines) or "no polls yet", data)
 
 

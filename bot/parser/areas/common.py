@@ -32,7 +32,7 @@ NUMBER_WORDS = {
             "eighteen",
             "nineteen",
             "twenty",
-        ),  # fmt: skip
+        ),
         start=1,
     )
 }

@@ -17,14 +17,20 @@ CAROL = ("Carol", "carol@example.test")
 NOON = EPOCH + timedelta(days=2, hours=12)
 POSTS = [
     (CAROL, "I request to become a player with the name Carol.", EPOCH + timedelta(hours=2)),
-    (ALICE, "I submit a CFI against Bob: {{ __Walls__ Bob walked through. Resolution: undo }}",
-     NOON),
+    (
+        ALICE,
+        "I submit a CFI against Bob: {{ __Walls__ Bob walked through. Resolution: undo }}",
+        NOON,
+    ),
     (BOB, "As Defendant in CFI 1 I argue {{ Walls are doors. }}", NOON + timedelta(hours=1)),
     (CAROL, "I vote TRUE on CFI 1", NOON + timedelta(hours=2)),
-    (BOB, "I submit a CFI: {{ __Dice__ Alice rolled twice. Resolution: - reroll }}",
-     NOON + timedelta(hours=3)),
+    (
+        BOB,
+        "I submit a CFI: {{ __Dice__ Alice rolled twice. Resolution: - reroll }}",
+        NOON + timedelta(hours=3),
+    ),
     (CAROL, "I vote FALSE on CFI 2", NOON + timedelta(days=1)),
-]  # fmt: skip
+]
 
 
 def _replay(tmp_path: Path, name: str, until: datetime) -> tuple[Any, list[str]]:
@@ -33,11 +39,15 @@ def _replay(tmp_path: Path, name: str, until: datetime) -> tuple[Any, list[str]]
         write_mbox(
             archive,
             [
-                (compose_post(*who, "[Nomic] CFI", body, f"c{n}@example.test", at,
-                              to=LIST_ADDRESS), mbox_from_line(who[1], at))
+                (
+                    compose_post(
+                        *who, "[Nomic] CFI", body, f"c{n}@example.test", at, to=LIST_ADDRESS
+                    ),
+                    mbox_from_line(who[1], at),
+                )
                 for n, (who, body, at) in enumerate(POSTS)
             ],
-        )  # fmt: skip
+        )
     app = make_app(tmp_path / name)
     replay_archive(app, archive, MaildirTransport(tmp_path / f"{name}-out"), until=until)
     with app.session_factory() as session:
@@ -60,8 +70,10 @@ def test_a_replay_gives_the_same_state_and_the_rulings_in_time(tmp_path: Path) -
     assert cfis == []  # both ruled by ``until``
     assert [poll["closed"] for poll in polls] == [True, True]
     rulings = [subject for subject in first_mails if subject.startswith("[cfi]")]
-    assert rulings == ["[cfi] CFI 1 ruled In Favor of the Plaintiff",
-                       "[cfi] CFI 2 ruled Against the Plaintiff"]  # fmt: skip
+    assert rulings == [
+        "[cfi] CFI 1 ruled In Favor of the Plaintiff",
+        "[cfi] CFI 2 ruled Against the Plaintiff",
+    ]
 
 
 def test_a_replay_stopped_before_the_deadline_leaves_the_cfi_pending(tmp_path: Path) -> None:

@@ -136,6 +136,10 @@ def test_a_replay_writes_the_same_entries_and_a_second_replay_none(tmp_path: Pat
     resets = [row for row in results[0] if row[3] == "212" and row[1] == BANDWIDTH]
     assert [(row[0], row[2]) for row in resets] == [
         ("Carol", 4),  # joining; forfeiting is rule 14's, and rejoining changes nothing
-        ("Alice", 10), ("Bob", 10), ("Carol", 10),
-        ("Alice", 0), ("Bob", 0), ("Carol", 0),
-    ]  # fmt: skip
+        ("Alice", 10),
+        ("Bob", 10),
+        ("Carol", 10),
+        ("Alice", 0),
+        ("Bob", 0),
+        ("Carol", 0),
+    ]

@@ -93,8 +93,10 @@ def test_the_cells_enter_the_priority_list_in_the_drawn_order() -> None:
     shuffle = source.draws[-1]
     assert shuffle.purpose == "Initialize: Priority List order of 25 new Field Objects"
     order = [shuffle.options[index] for index in shuffle.result]
-    labels = [f"Cell #{item.object_id} at {state.geometry.format_square(item.square or 0)}"
-              for item in state.objects]  # fmt: skip
+    labels = [
+        f"Cell #{item.object_id} at {state.geometry.format_square(item.square or 0)}"
+        for item in state.objects
+    ]
     assert labels == order
 
 

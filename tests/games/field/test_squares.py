@@ -41,8 +41,13 @@ def test_off_a_torus_edges_have_fewer_neighbours() -> None:
 
 def test_columns_past_z_continue_as_in_a_spreadsheet() -> None:
     assert [column_label(index) for index in (0, 25, 26, 27, 51, 52)] == [
-        "A", "Z", "AA", "AB", "AZ", "BA",
-    ]  # fmt: skip
+        "A",
+        "Z",
+        "AA",
+        "AB",
+        "AZ",
+        "BA",
+    ]
     assert all(column_index(column_label(index)) == index for index in range(800))
     wide = FieldGeometry(3, 30, torus=False)
     assert wide.format_square(wide.parse_square("AD3")) == "AD3"

@@ -61,7 +61,7 @@ def voted(case: Cfi, *ballots: str) -> Cfi:
         # 23:30 at UTC-5 is 04:30 UTC the next day: midnights are counted in UTC.
         (datetime(2004, 3, 1, 23, 30, tzinfo=EASTERN), DEADLINE + timedelta(days=1)),
     ],
-)  # fmt: skip
+)
 def test_the_deadline_is_the_fourth_midnight_utc_after_creation(
     created: datetime, deadline: datetime
 ) -> None:

@@ -189,14 +189,22 @@ def test_very_badly_wired_rejects_a_vote_after_it_concluded() -> None:
 def test_half_of_the_active_players_against_vetoes_a_majority() -> None:
     not_vetoed = votes(
         poll("ann bob cat dan eve", Flag.DEMOCRATIC, active="ann bob cat dan"),
-        "ann:yes", "bob:yes", "cat:yes", "dan:no", "eve:no",
-    )  # fmt: skip
+        "ann:yes",
+        "bob:yes",
+        "cat:yes",
+        "dan:no",
+        "eve:no",
+    )
     # 3 Yes beat 2 No, but only dan is an active player against: 1 of 4.
     assert conclude(not_vetoed, FAR_FUTURE).outcome is Outcome.PASSED
     vetoing = votes(
         poll("ann bob cat dan eve", Flag.DEMOCRATIC, active="ann bob cat dan"),
-        "ann:yes", "bob:yes", "eve:yes", "cat:no", "dan:no",
-    )  # fmt: skip
+        "ann:yes",
+        "bob:yes",
+        "eve:yes",
+        "cat:no",
+        "dan:no",
+    )
     result = conclude(vetoing, FAR_FUTURE)  # 2 of 4 active players against: "at least half"
     assert (result.tally.yes, result.tally.no, result.vetoed) == (3, 2, True)
     assert result.outcome is Outcome.FAILED
@@ -211,8 +219,9 @@ def test_less_than_half_against_is_no_veto() -> None:
 def test_a_veto_settles_a_very_badly_wired_poll() -> None:
     wired = votes(
         poll("ann bob cat dan", Flag.DEMOCRATIC, Flag.VERY_BADLY_WIRED, active="ann bob cat dan"),
-        "ann:no", "bob:no",
-    )  # fmt: skip
+        "ann:no",
+        "bob:no",
+    )
     assert concluded_at(wired, minute(2)) == minute(2)
     assert conclude(wired, minute(2)).vetoed
 
@@ -253,8 +262,9 @@ def test_settled_is_exactly_when_no_completion_changes_the_outcome(
     voters = [f"v{number}" for number in range(len(cast) + left)]
     flags = (Flag.DEMOCRATIC,) if democratic else ()
     electorate = " ".join(sorted(active | set(voters[::2]))) if democratic else None
-    target = votes(poll(" ".join(voters), *flags, active=electorate), *(
-        f"{voter}:{word}" for voter, word in zip(voters, cast, strict=False)
-    ))  # fmt: skip
+    target = votes(
+        poll(" ".join(voters), *flags, active=electorate),
+        *(f"{voter}:{word}" for voter, word in zip(voters, cast, strict=False)),
+    )
     brute_force = len(every_completion(target, voters[len(cast) :])) == 1
     assert outcome_is_settled(target, target.votes) == brute_force
