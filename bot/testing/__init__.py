@@ -6,7 +6,12 @@ the bot meets in production instead of mocks (STYLE.md, rule of thumb 9):
 
 - :class:`~bot.testing.dovecot.DovecotServer` — Dovecot IMAP with live users;
 - :class:`~bot.testing.postgres.PostgresServer` — PostgreSQL, one database;
-- :class:`~bot.testing.smtp_sink.SmtpSink` — aiosmtpd capturing outgoing mail.
+- :class:`~bot.testing.smtp_sink.SmtpSink` — aiosmtpd capturing outgoing mail;
+- :class:`~bot.testing.postfix.PostfixServer` — a Postfix MTA routing test domains;
+- :class:`~bot.testing.mailman.MailmanServer` — GNU Mailman 3, set up by deploy/GUIDE.md;
+- :class:`~bot.testing.dns.ZoneServer` — the test domains' DKIM and DMARC records.
+
+``bot.testing.trust_world`` puts them together into one small mail world.
 
 ``bot.testing.fixtures`` wraps them as a pytest plugin.  Binaries come from
 ``scripts/install-test-servers.sh``; a missing one is an error, never a skip.

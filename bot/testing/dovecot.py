@@ -14,6 +14,12 @@ hand its children to the Debian accounts ``dovenull`` (login) and ``dovecot``
 (internal), with mail stored as ``nobody``; as any other user the whole
 instance runs as that user, with chroots switched off.
 
+With ``lmtp=True`` the instance also accepts mail by LMTP on a second
+loopback port (:attr:`DovecotServer.lmtp_port`), e.g. from a private Postfix
+(``bot.testing.postfix``).  The recipient address is the username, so mail to
+``referee@bot.example.test`` lands in the Maildir that the IMAP login
+``referee@bot.example.test`` reads; the user must have been added first.
+
 Only the Dovecot 2.3 configuration syntax (Debian 12) is generated: 2.4
 renamed most settings, and it is refused with a clear message.
 """
@@ -51,6 +57,7 @@ from bot.testing.support import (
 
 SBIN_DIRECTORIES = (Path("/usr/sbin"), Path("/usr/local/sbin"))
 IMAP_HELPER_PATHS = (Path("/usr/lib/dovecot/imap"), Path("/usr/libexec/dovecot/imap"))
+LMTP_HELPER_PATHS = (Path("/usr/lib/dovecot/lmtp"), Path("/usr/libexec/dovecot/lmtp"))
 SUPPORTED_SERIES = (2, 3)
 # passwd-file fields are separated by ":" and records by newlines; Dovecot
 # lower-cases login names (auth_username_format = %Lu) before the file lookup.
@@ -92,6 +99,14 @@ def find_dovecot() -> Path:
         )
     require_supported_series(dovecot_version(binary))
     return binary
+
+
+def require_lmtp() -> None:
+    """Raises ServerNotInstalledError unless Dovecot's LMTP service is installed."""
+    if not any(path.exists() for path in LMTP_HELPER_PATHS):
+        raise ServerNotInstalledError(
+            f"Dovecot LMTP (dovecot-lmtpd) is not installed: {INSTALL_HINT}"
+        )
 
 
 def dovecot_version(binary: Path) -> str:
@@ -167,13 +182,18 @@ def make_certificate(folder: Path) -> tuple[Path, Path]:
 
 
 def render_config(
-    root: Path, port: int, accounts: DovecotAccounts, tls: TlsFiles | None = None
+    root: Path,
+    port: int,
+    accounts: DovecotAccounts,
+    tls: TlsFiles | None = None,
+    lmtp_port: int | None = None,
 ) -> str:
     """Return a Dovecot 2.3 configuration for a loopback-only instance rooted at ``root``.
 
     With ``tls``, the plain listener offers STARTTLS and an imaps listener
     speaks TLS from the start; plaintext logins stay allowed for the
-    other tests' plain connections.
+    other tests' plain connections.  With ``lmtp_port``, LMTP is served
+    there too; without it the text is exactly the IMAP-only configuration.
     """
     # Login processes chroot into base_dir by default, which only root may do.
     no_chroot = "" if accounts.master_is_root else "  chroot =\n"
@@ -181,9 +201,11 @@ def render_config(
         f"ssl = yes\nssl_cert = <{tls.certificate}\nssl_key = <{tls.key}\n" if tls else "ssl = no\n"
     )
     imaps = f"address = {LOOPBACK}\n    port = {tls.port}" if tls else "port = 0"
+    protocols = "imap" if lmtp_port is None else "imap lmtp"
+    lmtp = "" if lmtp_port is None else render_lmtp_service(lmtp_port)
     return f"""\
 # Written by bot.testing.dovecot for one test run; Dovecot 2.3 syntax.
-protocols = imap
+protocols = {protocols}
 listen = {LOOPBACK}
 base_dir = {root}/run
 state_dir = {root}/state
@@ -222,6 +244,20 @@ service anvil {{
     mode = 0
   }}
 {no_chroot}}}
+{lmtp}"""
+
+
+def render_lmtp_service(port: int) -> str:
+    """The LMTP listener on loopback, appended to the configuration when asked for."""
+    # The lmtp process keeps its default user (root as root, else ourselves):
+    # it must switch to the mail account of each recipient's userdb entry.
+    return f"""\
+service lmtp {{
+  inet_listener lmtp {{
+    address = {LOOPBACK}
+    port = {port}
+  }}
+}}
 """
 
 
@@ -246,7 +282,8 @@ class DovecotServer(LoopbackServer):
     """A private Dovecot IMAP instance on 127.0.0.1; use as a context manager.
 
     Raises (from ``start`` / ``__enter__``):
-        ServerNotInstalledError: Dovecot is missing.
+        ServerNotInstalledError: Dovecot is missing, or with ``lmtp=True``
+            its LMTP service (dovecot-lmtpd).
         ServerError: the installed Dovecot is not 2.3.
         ServerStartError: it did not greet within ``start_timeout``; the
             message carries the log tail.
@@ -254,12 +291,16 @@ class DovecotServer(LoopbackServer):
 
     host = LOOPBACK
 
-    def __init__(self, *, start_timeout: float = 10.0, tls: bool = False) -> None:
+    def __init__(
+        self, *, start_timeout: float = 10.0, tls: bool = False, lmtp: bool = False
+    ) -> None:
         self.start_timeout = start_timeout
         self.use_tls = tls
+        self.use_lmtp = lmtp
         self.tls: TlsFiles | None = None
         self._root: Path | None = None
         self._port = 0
+        self._lmtp_port = 0
         self._passwords: dict[str, str] = {}
         self._process: subprocess.Popen[bytes] | None = None
         self._startup_output: IO[bytes] | None = None
@@ -269,9 +310,20 @@ class DovecotServer(LoopbackServer):
     def usernames(self) -> tuple[str, ...]:
         return tuple(self._passwords)
 
+    @property
+    def lmtp_port(self) -> int:
+        """The loopback port of the LMTP listener (servers started with ``lmtp=True``)."""
+        if not self.use_lmtp:
+            raise ServerError("DovecotServer was created without lmtp=True")
+        if not self._lmtp_port:
+            raise ServerError("DovecotServer has not been started")
+        return self._lmtp_port
+
     def start(self) -> None:
         """Write the instance's files, launch ``dovecot -F`` and wait for its greeting."""
         binary = find_dovecot()
+        if self.use_lmtp:
+            require_lmtp()
         accounts = self._accounts = choose_accounts()
         self._root = make_private_root("nomicbot-dovecot-")
         self._port = free_loopback_port()
@@ -280,8 +332,11 @@ class DovecotServer(LoopbackServer):
         if self.use_tls:
             certificate, key = make_certificate(self.root)
             self.tls = TlsFiles(certificate, key, free_loopback_port())
+        lmtp_port = None
+        if self.use_lmtp:
+            lmtp_port = self._lmtp_port = free_loopback_port()
         config.write_text(
-            render_config(self.root, self._port, accounts, self.tls), encoding="utf-8"
+            render_config(self.root, self._port, accounts, self.tls, lmtp_port), encoding="utf-8"
         )
         self._launch([str(binary), "-F", "-c", str(config)])
         self._wait_for_greeting()
