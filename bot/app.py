@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.config import Settings, master_secret
+from bot.config import Settings, TrustSettings, master_secret
 from bot.engine.clock import GameClock
 from bot.engine.players import sync_configured_players
 from bot.engine.services import Services
@@ -19,6 +19,8 @@ from bot.outbound.templates import make_environment
 from bot.outbound.transports import Transport, make_transport
 from bot.pipeline import PipelineSettings
 from bot.store.database import make_engine, make_session_factory, upgrade_database
+from bot.trust.keys import load_key_file
+from bot.trust.policy import TrustPolicy
 
 
 @dataclass(frozen=True)
@@ -43,9 +45,25 @@ def build_services(settings: Settings) -> Services:
             bot_addresses=frozenset({settings.bot.address.lower()}),
             list_addresses=frozenset({settings.bot.list_address.lower()}),
             required_list_id=settings.bot.list_id.strip().strip("<>").lower(),
+            trust=trust_policy(settings.trust),
+            bot_domain=settings.bot_domain.lower(),
         ),
         master_secret=master_secret(settings),
         templates=make_environment(),
+    )
+
+
+def trust_policy(trust: TrustSettings) -> TrustPolicy:
+    records = load_key_file(trust.key_file) if trust.key_file else {}
+    return TrustPolicy(
+        list_signature=trust.list_signature,
+        list_signer=trust.list_signer.lower(),
+        list_selector=trust.list_selector.lower(),
+        list_authserv_id=trust.list_authserv_id.lower(),
+        authserv_ids=frozenset(i.lower() for i in trust.authserv_ids),
+        author_authentication=trust.author_authentication,
+        key_records=tuple(sorted(records.items())),
+        use_dns=trust.dns,
     )
 
 

@@ -81,6 +81,7 @@ def run(context: click.Context) -> None:
     """Run the daemon: ingress (SMTP and/or IMAP), worker, scheduler, sender."""
     from bot.app import build_app
     from bot.daemon import Daemon
+    from bot.trust.policy import unauthenticated_warning
 
     logging.getLogger().setLevel(logging.INFO)
     # Their per-connection and per-migration chatter drowns the bot's own lines.
@@ -104,6 +105,10 @@ def run(context: click.Context) -> None:
         f"replies to {out}.  Ctrl-C stops.",
         err=True,
     )
+    warning = unauthenticated_warning(app.services.pipeline_settings.trust)
+    if warning:
+        logging.getLogger("bot.trust").warning(warning)
+        click.echo(f"WARNING: {warning}", err=True)
     Daemon(app).run_until_signalled()
 
 
@@ -260,6 +265,40 @@ def shunted_list(context: click.Context) -> None:
                 f"{row.status_reason}"
             )
         click.echo(f"{len(rows)} shunted message(s)", err=True)
+
+
+@main.command("refused")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per refused post.")
+@common_options
+@click.pass_context
+def refused(context: click.Context, as_json: bool) -> None:
+    """List posts refused as possibly forged (never answered; see docs/trust.md)."""
+    from bot.app import build_app
+    from bot.engine.refusals import refused_posts
+
+    app = build_app(settings_from(context))
+    with app.session_factory() as session:
+        posts = refused_posts(session)
+    for post in posts:
+        if as_json:
+            click.echo(
+                json.dumps(
+                    {
+                        "number": post.number,
+                        "message_id": post.message_id,
+                        "received_at": post.received_at.isoformat(),
+                        "claimed_sender": post.claimed_sender,
+                        "subject": post.subject,
+                        "reason": post.reason,
+                    }
+                )
+            )
+        else:
+            click.echo(
+                f"{post.number}\t{post.received_at:%Y-%m-%d %H:%M}\t<{post.message_id}>\t"
+                f"from {post.claimed_sender or '(none)'}\t{post.reason}"
+            )
+    click.echo(f"{len(posts)} refused post(s)", err=True)
 
 
 @shunted.command("requeue")

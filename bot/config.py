@@ -40,6 +40,33 @@ class BotSettings:
 
 
 @dataclass(frozen=True)
+class TrustSettings:
+    """Who may act (docs/trust.md): how a post proves the list carried it, and its author.
+
+    ``list_signature`` "arc" (the list ARC-seals what it distributes, as GNU
+    Mailman 3 does with its [ARC] section) or "dkim" (the list's outgoing
+    MTA DKIM-signs) make the list's signature, by ``list_signer`` (d=) and
+    ``list_selector`` (s=, optional), the proof; "none" is the weaker mode
+    (List-Id only), announced at start-up and in every ruling.  Keys are
+    looked up in ``key_file`` ("NAME TXT-VALUE" lines) and then, with
+    ``dns``, in DNS.  ``authserv_ids`` names the bot's own receiving
+    servers, whose topmost Authentication-Results count (RFC 8601).
+    ``author_authentication`` "required" refuses list posts whose author's
+    domain the list did not authenticate; "list" accepts them on the list's
+    word (membership) alone.
+    """
+
+    list_signature: str = "none"
+    list_signer: str = ""
+    list_selector: str = ""
+    list_authserv_id: str = ""  # the list's own A-R id (dkim mode); empty: list_signer
+    key_file: str = ""
+    dns: bool = True
+    authserv_ids: tuple[str, ...] = ()
+    author_authentication: str = "required"
+
+
+@dataclass(frozen=True)
 class DatabaseSettings:
     url: str = ""  # empty: sqlite file in data_dir
 
@@ -180,6 +207,7 @@ class MinistryEntry:
 @dataclass(frozen=True)
 class Settings:
     bot: BotSettings = field(default_factory=BotSettings)
+    trust: TrustSettings = field(default_factory=TrustSettings)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     smtp_ingress: SmtpIngressSettings = field(default_factory=SmtpIngressSettings)
     imap: ImapSettings = field(default_factory=ImapSettings)
@@ -221,6 +249,7 @@ class Settings:
 
 SECTIONS: Mapping[str, type] = {
     "bot": BotSettings,
+    "trust": TrustSettings,
     "database": DatabaseSettings,
     "smtp_ingress": SmtpIngressSettings,
     "imap": ImapSettings,
@@ -280,8 +309,29 @@ def _validate(settings: Settings) -> None:
             f"[bot] master_secret must be at least {MINIMUM_SECRET_BYTES * 2} hex digits"
         )
     _validate_go(settings.go)
+    _validate_trust(settings.trust)
     if settings.bot.reply_to not in {"list", "sender"}:
         raise ConfigError('[bot] reply_to must be "list" or "sender"')
+
+
+def _validate_trust(trust: TrustSettings) -> None:
+    from bot.trust.keys import KeyFileError, load_key_file
+    from bot.trust.policy import AUTHOR_MODES, SIGNATURE_KINDS
+
+    if trust.list_signature not in SIGNATURE_KINDS:
+        raise ConfigError('[trust] list_signature must be "arc", "dkim" or "none"')
+    if trust.list_signature != "none" and not trust.list_signer:
+        raise ConfigError(
+            f'[trust] list_signature = "{trust.list_signature}" needs list_signer, '
+            "the domain (d=) the list signs with"
+        )
+    if trust.author_authentication not in AUTHOR_MODES:
+        raise ConfigError('[trust] author_authentication must be "required" or "list"')
+    if trust.key_file:
+        try:
+            load_key_file(trust.key_file)
+        except KeyFileError as error:
+            raise ConfigError(f"[trust] key_file: {error}") from None
 
 
 def _validate_go(go: GoSettings) -> None:

@@ -17,9 +17,19 @@ def compose_post(
     date: datetime,
     to: str = "nomic@nomic.invalid",
     in_reply_to: str | None = None,
+    vouched_by: str = "",
 ) -> bytes:
-    """A plain-text post as a mail client would send it (CRLF line ends)."""
+    """A plain-text post as a mail client would send it (CRLF line ends).
+
+    With ``vouched_by`` (a receiving server's authserv-id), the post arrives
+    as that server delivers mail from an authenticated sender: topmost, its
+    Authentication-Results reporting DKIM and DMARC ``pass`` for the From
+    domain (RFC 8601).  A private mail to the bot counts only so (or signed,
+    or with its player's secret; docs/trust.md).
+    """
     mail = EmailMessage(policy=SMTP)
+    if vouched_by:
+        mail["Authentication-Results"] = receiving_server_results(vouched_by, address)
     mail["From"] = f"{author} <{address}>"
     mail["To"] = to
     mail["Subject"] = subject
@@ -30,6 +40,12 @@ def compose_post(
         mail["References"] = f"<{in_reply_to}>"
     mail.set_content(body)
     return mail.as_bytes()
+
+
+def receiving_server_results(authserv_id: str, address: str) -> str:
+    """The Authentication-Results value ``authserv_id`` writes for an authenticated ``address``."""
+    domain = address.rpartition("@")[2]
+    return f"{authserv_id}; dkim=pass header.d={domain}; dmarc=pass header.from={domain}"
 
 
 def mbox_from_line(address: str, date: datetime) -> str:

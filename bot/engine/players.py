@@ -47,6 +47,16 @@ def player_for_address(session: Session, address: str | None) -> PlayerRef | Non
     return PlayerRef(row.id, row.name) if row else None
 
 
+def registered_addresses(session: Session, player_id: int) -> tuple[str, ...]:
+    """The addresses the roster has for the player, sorted."""
+    rows = session.scalars(
+        select(PlayerAddress.address)
+        .where(PlayerAddress.player_id == player_id)
+        .order_by(PlayerAddress.address)
+    )
+    return tuple(rows)
+
+
 def active_players(session: Session) -> list[PlayerRef]:
     rows = session.execute(
         select(Player.id, Player.name).where(Player.active.is_(True)).order_by(Player.id)

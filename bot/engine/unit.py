@@ -7,21 +7,27 @@ either everything or nothing (and the message still queued).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.engine.games.base import GameAdapter, TurnPerPostAdapter
 from bot.engine.games.roster import after_action
 from bot.engine.players import player_for_address
+from bot.engine.private_secrets import UNAUTHENTICATED_PRIVATE_MAIL, secret_authentication
 from bot.engine.rulings import Board, Outcome, Ruling, Turn, not_taken, rejected
 from bot.engine.services import Services
+from bot.ingress.ingest import REFUSED_MARK, post_message_id
 from bot.outbound.compose import compose_ruling_reply
 from bot.parser import NotUnderstood, ParsedAction
 from bot.pipeline import PostContext, run_pipeline
 from bot.store.models import ActionRecord, Message
+
+log = logging.getLogger(__name__)
 
 # Actions a non-player may take (rule 14: becoming a player).
 OPEN_TO_ANYONE = frozenset({"roster.register"})
@@ -49,6 +55,21 @@ def process_message(
     """
     context = prepared or run_pipeline(message.raw, services.pipeline_settings)
     _record_headers(message, context)
+    if not context.refused and context.private and not context.authentication:
+        context.authentication = secret_authentication(
+            session,
+            context.author,
+            context.claimed_secret,
+            services.master_secret,
+        )
+        if not context.authentication:
+            context.refuse(UNAUTHENTICATED_PRIVATE_MAIL)
+    if context.refused:
+        _refuse(message, context.stop_reason or "refused")
+        return
+    if not _claim(session, message):
+        _finish(message, "duplicate", "another copy of this post was judged")
+        return
     if context.stop_reason is not None:
         _finish(message, "ignored", context.stop_reason)
         return
@@ -218,9 +239,12 @@ def _refusal(action: ParsedAction, turn: Turn, adapter: object | None) -> Ruling
 
 
 def _record_headers(message: Message, context: PostContext) -> None:
+    claimed = ""
     if context.decoded is not None:
         message.subject = context.decoded.subject[:2000]
-    message.sender = (context.author or "")[:320]
+        claimed = context.decoded.from_address or ""
+    # A refused post has no author: keep the From it claimed, for the administrator.
+    message.sender = (context.author or claimed)[:320]
 
 
 def _record_rulings(
@@ -246,6 +270,30 @@ def _record_rulings(
                 occurred_at=outcome.effective_at,
             )
         )
+
+
+def _refuse(message: Message, reason: str) -> None:
+    """Refused as possibly forged: logged and listed, never answered (docs/trust.md).
+
+    The copy gives up its Message-ID, so the list's own copy of the same
+    post (a Reply-All sends the bot two) is still judged.
+    """
+    if post_message_id(message.message_id) == message.message_id:
+        message.message_id = f"{message.message_id}{REFUSED_MARK}{message.id})"
+    log.warning("post %s refused: %s", post_message_id(message.message_id), reason)
+    _finish(message, "refused", reason)
+
+
+def _claim(session: Session, message: Message) -> bool:
+    """Take the post's Message-ID for this copy; False if another copy has it already."""
+    bare = post_message_id(message.message_id)
+    if bare == message.message_id:
+        return True
+    if session.scalar(select(Message.id).where(Message.message_id == bare)) is not None:
+        return False
+    message.message_id = bare
+    session.flush()
+    return True
 
 
 def _finish(message: Message, status: str, reason: str) -> None:

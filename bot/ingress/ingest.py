@@ -44,29 +44,68 @@ def message_id_of(raw: bytes) -> str:
     return f"sha256-{hashlib.sha256(raw).hexdigest()}@nomicbot.invalid"
 
 
+# A second copy of a post that is still waiting to be judged is stored under
+# its Message-ID with this mark (a Message-ID never holds a space), so that
+# a copy refused before judging (a Reply-All's direct copy, a forgery) does
+# not cost the list's own copy its ruling (docs/trust.md).  The worker gives
+# the judged copy the bare Message-ID and marks the other copies duplicates.
+COPY_MARK = " (copy "
+REFUSED_MARK = " (refused "
+
+
+def post_message_id(key: str) -> str:
+    """The post's Message-ID, without the mark of a copy or of a refused copy."""
+    for mark in (COPY_MARK, REFUSED_MARK):
+        if mark in key:
+            return key.partition(mark)[0]
+    return key
+
+
+def copy_key(message_id: str, raw: bytes) -> str:
+    return f"{message_id}{COPY_MARK}{hashlib.sha256(raw).hexdigest()[:16]})"
+
+
 def ingest(session: Session, raw: bytes, source: str, received_at: datetime) -> IngestResult:
-    """Store ``raw`` as a queued message unless its Message-ID is already stored.
+    """Store ``raw`` as a queued message unless its post is already stored or judged.
 
     Runs inside the caller's transaction, so a poller can record its cursor
     in the same commit.  A concurrent insert of the same Message-ID is
-    caught by the unique constraint and reported as a duplicate.
+    caught by the unique constraint and reported as a duplicate.  A copy
+    that differs from a stored one not yet judged is kept too (``COPY_MARK``).
     """
     message_id = message_id_of(raw)
-    existing = session.scalar(select(Message.id).where(Message.message_id == message_id))
-    if existing is not None:
+    key = _key_for(session, message_id, raw)
+    if key is None:
+        existing = session.scalar(select(Message.id).where(Message.message_id == message_id))
+        assert existing is not None
         return IngestResult(False, existing, message_id)
     message = Message(
-        message_id=message_id, raw=raw, received_at=received_at, source=source, status="queued"
+        message_id=key, raw=raw, received_at=received_at, source=source, status="queued"
     )
     try:
         with session.begin_nested():
             session.add(message)
     except IntegrityError:
-        existing = session.scalar(select(Message.id).where(Message.message_id == message_id))
+        existing = session.scalar(select(Message.id).where(Message.message_id == key))
         if existing is None:
             raise
         return IngestResult(False, existing, message_id)
     return IngestResult(True, message.id, message_id)
+
+
+def _key_for(session: Session, message_id: str, raw: bytes) -> str | None:
+    """The key to store ``raw`` under, or None: the post is stored and judged already."""
+    stored = session.execute(
+        select(Message.status, Message.raw).where(Message.message_id == message_id)
+    ).first()
+    if stored is None:
+        return message_id
+    if stored.status != "queued" or stored.raw == raw:
+        return None
+    key = copy_key(message_id, raw)
+    if session.scalar(select(Message.id).where(Message.message_id == key)) is not None:
+        return None
+    return key
 
 
 @dataclass(frozen=True)
@@ -75,21 +114,37 @@ class ArrivingPost:
     received_at: datetime
 
 
+def _same(rows: dict[str, dict[str, object]], message_id: str, raw: bytes) -> bool:
+    return message_id in rows and rows[message_id]["raw"] == raw
+
+
 def ingest_many(session: Session, posts: Sequence[ArrivingPost], source: str) -> int:
     """Store a batch of posts (an archive's) with one query and one insert.
 
-    Returns how many were new.  Same rules as ``ingest``: one row per
-    Message-ID, the first arrival kept.  A concurrent writer makes the bulk
-    insert fail on the unique Message-ID; the batch then falls back to
-    ``ingest`` post by post.
+    Returns how many were new.  Same rules as ``ingest``: a post is stored
+    once per Message-ID, and a differing copy of one not yet judged is kept
+    under a copy key.  A concurrent writer makes the bulk insert fail on the
+    unique Message-ID; the batch then falls back to ``ingest`` post by post.
     """
-    by_id: dict[str, ArrivingPost] = {}
+    ids = {message_id_of(post.raw) for post in posts}
+    query = select(Message.message_id, Message.status).where(Message.message_id.in_(ids))
+    known = {row.message_id: row.status for row in session.execute(query)}
+    waiting = [message_id for message_id, status in known.items() if status == "queued"]
+    stored = select(Message.message_id, Message.raw).where(Message.message_id.in_(waiting))
+    rows: dict[str, dict[str, object]] = {
+        row.message_id: {"raw": row.raw, "stored": True} for row in session.execute(stored)
+    }
     for post in posts:
-        by_id.setdefault(message_id_of(post.raw), post)
-    known = set(session.scalars(select(Message.message_id).where(Message.message_id.in_(by_id))))
-    rows = [
-        {
-            "message_id": message_id,
+        message_id = message_id_of(post.raw)
+        key = message_id
+        if message_id in known or message_id in rows:
+            if known.get(message_id, "queued") != "queued" or _same(rows, message_id, post.raw):
+                continue
+            key = copy_key(message_id, post.raw)
+        if key in rows:
+            continue
+        rows[key] = {
+            "message_id": key,
             "raw": post.raw,
             "received_at": post.received_at,
             "source": source,
@@ -98,14 +153,12 @@ def ingest_many(session: Session, posts: Sequence[ArrivingPost], source: str) ->
             "sender": "",
             "subject": "",
         }
-        for message_id, post in by_id.items()
-        if message_id not in known
-    ]
+    rows = {key: row for key, row in rows.items() if not row.get("stored")}
     if not rows:
         return 0
     try:
         with session.begin_nested():
-            session.execute(insert(Message), rows)
+            session.execute(insert(Message), list(rows.values()))
     except IntegrityError:
         return sum(ingest(session, p.raw, source, p.received_at).stored for p in posts)
     return len(rows)

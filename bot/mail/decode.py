@@ -32,6 +32,7 @@ from bot.mail.headers import (
     Mailbox,
     comment_display_name,
     header_text,
+    mailbox_problem,
     message_ids,
     parse_date,
     parse_mailboxes,
@@ -70,6 +71,7 @@ class DecodedMessage:
     subject: str
     from_address: str | None
     from_name: str
+    from_problem: str | None  # why From names no single author (None: it does)
     reply_to: tuple[str, ...]
     to: tuple[str, ...]
     cc: tuple[str, ...]
@@ -128,6 +130,7 @@ def _assemble(
         subject=" ".join(_first(headers, "subject").split()),
         from_address=sender.address if sender else None,
         from_name=_from_name(message, sender),
+        from_problem=_from_problem(message, senders, defects),
         reply_to=_addresses(message, "reply-to", defects),
         to=_addresses(message, "to", defects),
         cc=_addresses(message, "cc", defects),
@@ -147,6 +150,7 @@ def _empty_message(defects: tuple[str, ...]) -> DecodedMessage:
         subject="",
         from_address=None,
         from_name="",
+        from_problem="the post could not be decoded: the author cannot be identified",
         reply_to=(),
         to=(),
         cc=(),
@@ -197,6 +201,14 @@ def _mailboxes(message: Message, name: str, defects: list[str]) -> tuple[Mailbox
 
 def _addresses(message: Message, name: str, defects: list[str]) -> tuple[str, ...]:
     return tuple(mailbox.address for mailbox in _mailboxes(message, name, defects))
+
+
+def _from_problem(message: Message, senders: tuple[Mailbox, ...], defects: list[str]) -> str | None:
+    if any(defect.startswith("header from: address parser failed") for defect in defects):
+        return (
+            "the From header is malformed (a strict parser rejects it); its author is not guessed"
+        )
+    return mailbox_problem(senders, len(_raw_values(message, "from")))
 
 
 def _from_name(message: Message, sender: Mailbox | None) -> str:

@@ -15,7 +15,7 @@ import binascii
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email import policy, utils
+from email import errors, policy, utils
 
 from bot.mail.charsets import DecodedText, decode_bytes, repair_surrogates
 
@@ -134,9 +134,19 @@ def parse_mailboxes(name: str, raw_value: str) -> tuple[tuple[Mailbox, ...], tup
     try:
         header = policy.default.header_factory(name, value.text)
         pairs = [(address.display_name, address.addr_spec) for address in header.addresses]
+        # It repairs some invalid values silently ("a@b <c@d>" becomes a@b):
+        # a repaired address list is not the one its writer meant.
+        invalid = [d for d in header.defects if isinstance(d, errors.InvalidHeaderDefect)]
+        if invalid:
+            raise ValueError(str(invalid[0]))
     except Exception as error:  # the stdlib parser has crash bugs on hostile input
         defect = f"header {name}: address parser failed ({type(error).__name__}); used fallback"
-        fallback = utils.getaddresses([decode_encoded_words(value.text, where=name).text])
+        # Split first, decode the display names after: an encoded word must
+        # never become an address or a separator (=?utf-8?q?a@b=0D=0A?=).
+        fallback = [
+            (decode_encoded_words(display, where=name).text, address)
+            for display, address in utils.getaddresses([value.text])
+        ]
         return _mailboxes(name, fallback), (defect,)
     # Raw 8-bit bytes were already reported when the header map was decoded.
     return _mailboxes(name, pairs), ()
@@ -151,6 +161,36 @@ def _mailboxes(name: str, pairs: list[tuple[str, str]]) -> tuple[Mailbox, ...]:
         display = repair_surrogates(display_name, where=name).text
         mailboxes.append(Mailbox(_WHITESPACE.sub(" ", display).strip(), address))
     return tuple(mailboxes)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_ADDRESS_LIKE = re.compile(r"[^\s<>\"'@]+@[^\s<>\"'@]+\.[^\s<>\"'@]+")
+
+
+def mailbox_problem(mailboxes: tuple[Mailbox, ...], header_count: int) -> str | None:
+    """Why these From mailboxes cannot name one author, or None if they can.
+
+    Several From headers or mailboxes, a display name with a line break or
+    another control character, or a display name that reads as some other
+    address are refused rather than guessed at.
+    """
+    if header_count > 1:
+        return f"the post has {header_count} From headers; its author is ambiguous"
+    if not mailboxes:
+        return "no usable From address: the author cannot be identified"
+    if len(mailboxes) > 1:
+        named = ", ".join(mailbox.address for mailbox in mailboxes)
+        return f"the From header names several mailboxes ({named}); its author is ambiguous"
+    mailbox = mailboxes[0]
+    if _CONTROL.search(mailbox.display_name) or _CONTROL.search(mailbox.address):
+        return "the From header hides a line break or control character in the sender's name"
+    for shown in _ADDRESS_LIKE.findall(mailbox.display_name):
+        if shown.strip(".,;:()[]").lower() != mailbox.address:
+            return (
+                f"the From name shows the address {shown} but the mail is from "
+                f"{mailbox.address}; a name may not look like another address"
+            )
+    return None
 
 
 def comment_display_name(raw_value: str) -> str:

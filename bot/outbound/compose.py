@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.engine.rulings import Outcome, Ruling
 from bot.store.models import Message, OutboxMessage
+from bot.trust.policy import unauthenticated_warning
 
 MAX_LINE = 998  # RFC 5322 2.1.1: longer lines must be encoded
 ALREADY_A_REPLY = re.compile(r"^(\[[^\]]*\]\s*)?re\s*:", re.IGNORECASE)
@@ -89,6 +90,8 @@ def _ruling_variables(
         "boards": [{"title": board.title, "text": board.text} for board in outcome.boards],
         "notes": list(outcome.notes),
         "bot_name": services.settings.bot.name,
+        "authentication": context.authentication,
+        "trust_warning": unauthenticated_warning(services.pipeline_settings.trust),
     }
 
 

@@ -1,45 +1,45 @@
-"""Stage: find the author of a post, even when the list rewrote From.
+"""Stage: the post's author, established from what the list (or the sender's domain) vouches for.
 
-Mailman's DMARC mitigation turns ``From: Alice <alice@x>`` into
-``From: Alice via Nomic <nomic@list>`` and keeps the author in Reply-To (or
-Cc, depending on the list's settings); some lists add X-Original-From.
+See ``bot.trust.author`` for how From-munging lists are read.  A post whose
+author cannot be established unambiguously is refused, not guessed; with
+``[trust] author_authentication = "required"`` (the default) a list post
+whose author's domain the list could not authenticate is refused too.
 """
 
 from __future__ import annotations
 
-from email.utils import getaddresses
-
 from bot.pipeline.context import PostContext
+from bot.trust.author import author_of_list_post
+from bot.trust.sender import receiving_server_pass
 
 
 def find_author(context: PostContext) -> None:
     decoded = context.decoded
     assert decoded is not None, "decode runs before find_author"
-    author = decoded.from_address
-    if author is None:
-        context.stop("no usable From address: the author cannot be identified")
+    if context.private:
+        assert decoded.from_address is not None, "check_origin refuses a private mail without From"
+        context.author, context.author_name = decoded.from_address, decoded.from_name
         return
-    if _rewritten_by_list(context):
-        author = _original_author(context) or author
-    context.author = author
-    context.author_name = decoded.from_name.split(" via ")[0].strip()
-
-
-def _rewritten_by_list(context: PostContext) -> bool:
-    # Only the list's own address marks a rewrite: anybody can write "X via Y"
-    # as a display name, and a Reply-To naming another player would then let
-    # em act as that player.
-    assert context.decoded is not None
-    return context.decoded.from_address in context.settings.list_addresses
-
-
-def _original_author(context: PostContext) -> str | None:
-    assert context.decoded is not None
-    not_list = context.settings.list_addresses | context.settings.bot_addresses
-    original = [value for value in context.decoded.headers.get("x-original-from", ())]
-    candidates = [address for _name, address in getaddresses(original)]
-    candidates += list(context.decoded.reply_to) + list(context.decoded.cc)
-    for address in candidates:
-        if address and address.lower() not in not_list:
-            return address.lower()
-    return None
+    settings = context.settings
+    author = author_of_list_post(
+        decoded, context.list_results, settings.list_addresses, settings.bot_addresses
+    )
+    if author.refusal:
+        context.refuse(author.refusal)
+        return
+    policy = settings.trust
+    how = author.authenticated
+    if not policy.signed and not how:
+        how = receiving_server_pass(
+            decoded.headers.get("authentication-results", ()),
+            policy.authserv_ids,
+            author.address.rpartition("@")[2],
+        )
+    if policy.signed and not how and policy.author_authentication == "required":
+        context.refuse(
+            f"the list carried this post, but could not authenticate its author's domain "
+            f"({author.address.rpartition('@')[2]}: no DMARC or aligned DKIM pass in the "
+            "list's record); the From may be forged"
+        )
+        return
+    context.author, context.author_name, context.authentication = author.address, author.name, how

@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.trust.policy import TrustPolicy
+
 if TYPE_CHECKING:
     from bot.mail.decode import DecodedMessage
     from bot.parser import ParseResult
+    from bot.trust.results import AuthResults
 
 
 @dataclass(frozen=True)
@@ -17,6 +20,8 @@ class PipelineSettings:
     bot_addresses: frozenset[str]
     list_addresses: frozenset[str]
     required_list_id: str = ""  # empty: posts need not carry a List-Id
+    trust: TrustPolicy = TrustPolicy()
+    bot_domain: str = ""  # the domain of the Message-IDs the bot makes
 
 
 @dataclass
@@ -39,9 +44,21 @@ class PostContext:
     # Sent to the bot alone, not through the list (a Concealable vote, a
     # request for a digest): judged, but answered to the sender only.
     private: bool = False
+    # Refused as possibly forged (docs/trust.md): never answered, listed for
+    # the administrator, and it does not claim its Message-ID, so the list's
+    # own copy of the same post is still judged.
+    refused: bool = False
+    carriage: str = ""  # how the post reached the bot, as verified
+    list_results: AuthResults | None = None  # the list's own authentication results
+    authentication: str = ""  # how the author was authenticated; "" if not
+    claimed_secret: str = ""  # a private mail's "secret:" line, checked by the engine
 
     def stop(self, reason: str) -> None:
         self.stop_reason = reason
+
+    def refuse(self, reason: str) -> None:
+        self.stop_reason = reason
+        self.refused = True
 
     def note(self, text: str) -> None:
         self.notes = (*self.notes, text)

@@ -1,16 +1,17 @@
 """Stage: never act on our own posts, auto-replies, bounces or mail loops.
 
-RFC 3834 (Auto-Submitted), the conventional Precedence values and the
-bounce shapes of RFC 3464 are recognised.  ``Precedence: list`` is the
-normal case for posts relayed by the list and is *not* a reason to stop;
-neither is ``Precedence: bulk`` on a post a mailing list relayed, because
-Majordomo, ezmlm and older Mailman stamp it on every post they distribute.
+RFC 3834 (Auto-Submitted), the conventional Precedence values (bulk,
+junk, auto_reply), auto-reply subjects ("Automatic reply:", "Out of
+Office") and the bounce shapes of RFC 3464 are recognised.  ``Precedence:
+list`` is the normal case for posts relayed by the list and is *not* a
+reason to stop.  The bot's own mail is known by its marks and, since a list
+may strip those and rewrite From, by the shape of the Message-IDs it makes
+(``kind.<32 hex digits>@<the bot's domain>``), which lists keep.
 """
 
 from __future__ import annotations
 
 import re
-from email.utils import parseaddr
 
 from bot.pipeline.context import PostContext
 
@@ -18,12 +19,15 @@ AUTOMATED_PRECEDENCE = {"bulk", "junk", "auto_reply"}
 BOUNCE_SENDERS = ("mailer-daemon@", "postmaster@")
 AUTORESPONDER_HEADERS = ("x-autoreply", "x-autorespond", "x-autoresponse")
 OUR_MARK = "x-nomicbot-kind"
-# Headers only a mailing list adds to the posts it relays (RFC 2369, RFC 2919,
-# ezmlm's Mailing-List, Mailman 2's X-BeenThere).
-LIST_HEADERS = ("list-id", "list-post", "mailing-list", "x-mailing-list", "x-beenthere")
-# The Sender a list writes: "owner-nomic@" (Majordomo), "nomic-owner@",
-# "nomic-bounces@" (Mailman), "nomic-request@".
-LIST_SENDER = re.compile(r"^(?:owner-[^@]+|[^@]+-(?:owner|bounces|request))@")
+# What mail clients and servers put at the start of an automatic answer's
+# subject, after any list tag: Outlook, Exchange, Gmail, Thunderbird, Zimbra.
+AUTO_REPLY_SUBJECT = re.compile(
+    r"^(?:\[[^\]]*\]\s*)?(?:automatic\s+reply|auto(?:matic)?[- ]?(?:reply|response)|"
+    r"out\s+of\s+(?:the\s+)?office|autoreply|auto:|abwesenheitsnotiz|away\s+from\s+(?:my|the)\s+)",
+    re.IGNORECASE,
+)
+# The Message-IDs bot.outbound.compose makes: kind.<32 hex>@domain.
+OWN_MESSAGE_ID = re.compile(r"^[a-z][a-z-]*\.[0-9a-f]{32}@(?P<domain>.+)$")
 
 
 def guard_loops(context: PostContext) -> None:
@@ -48,6 +52,9 @@ def _own_post(context: PostContext) -> str | None:
         return "the bot's own post (From), not acted on"
     if any(address in value for value in _header(context, "x-loop") for address in ours):
         return "mail loop: X-Loop names this bot"
+    made = OWN_MESSAGE_ID.match((context.decoded.message_id or "").lower())
+    if made and made.group("domain") == context.settings.bot_domain:
+        return "the bot's own post (its Message-ID), not acted on"
     return None
 
 
@@ -56,24 +63,14 @@ def _automated(context: PostContext) -> str | None:
     if auto_submitted and auto_submitted[0].split(";")[0].strip() != "no":
         return f"automatic message (Auto-Submitted: {auto_submitted[0]}), not acted on"
     precedence = _header(context, "precedence")
-    if precedence and _automated_precedence(context, precedence[0]):
+    if precedence and precedence[0] in AUTOMATED_PRECEDENCE:
         return f"automatic message (Precedence: {precedence[0]}), not acted on"
     if any(_header(context, name) for name in AUTORESPONDER_HEADERS):
         return "auto-responder message, not acted on"
+    assert context.decoded is not None
+    if AUTO_REPLY_SUBJECT.match(context.decoded.subject):
+        return f"automatic answer (subject {context.decoded.subject[:60]!r}), not acted on"
     return None
-
-
-def _automated_precedence(context: PostContext, precedence: str) -> bool:
-    if precedence == "bulk" and _relayed_by_list(context):
-        return False  # the list's own stamp, not the author's
-    return precedence in AUTOMATED_PRECEDENCE
-
-
-def _relayed_by_list(context: PostContext) -> bool:
-    if any(_header(context, name) for name in LIST_HEADERS):
-        return True
-    senders = (parseaddr(value)[1] for value in _header(context, "sender"))
-    return any(LIST_SENDER.match(sender) for sender in senders)
 
 
 def _bounce(context: PostContext) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import mailbox
 from collections.abc import Iterable
 from dataclasses import replace
@@ -25,6 +26,7 @@ from bot.config import (
     PlayerEntry,
     Settings,
     SmtpIngressSettings,
+    TrustSettings,
 )
 from bot.engine.views import game_view
 from bot.store.models import ActionRecord, Message
@@ -43,6 +45,9 @@ def game_settings(folder: Path, database_url: str = "", **sections: Any) -> Sett
             data_dir=str(folder),
             master_secret=TEST_SECRET,
         ),
+        # The default unauthenticated mode (List-Id only), behind a receiving
+        # server the bot trusts for private mail (bot.posts ``vouched_by``).
+        trust=TrustSettings(authserv_ids=(go_game.RECEIVING_SERVER,)),
         database=DatabaseSettings(url=database_url),
         smtp_ingress=SmtpIngressSettings(enabled=False),
         outbound=OutboundSettings(maildir=str(folder / "outbox")),
@@ -127,6 +132,7 @@ def write_config(folder: Path, extra: str = "") -> Path:
         f'[bot]\naddress = "{settings.bot.address}"\nlist_address = "{settings.bot.list_address}"\n'
         f'data_dir = "{folder}"\nmaster_secret = "{settings.bot.master_secret}"\n'
         f'[smtp_ingress]\nenabled = false\n[ntime]\nepoch = "{settings.ntime.epoch}"\n'
+        f"[trust]\nauthserv_ids = {json.dumps(list(settings.trust.authserv_ids))}\n"
         + extra
         + "\n"
         + players

@@ -20,6 +20,10 @@ ALICE = ("Alice", "alice@example.test")
 BOB = ("Bob", "bob@example.test")
 LIST_ADDRESS = "nomic@lists.example.test"
 BOT_ADDRESS = "referee@example.test"
+# The bot's own receiving server, as its [trust] authserv_ids name it: its
+# topmost Authentication-Results authenticate a private mail's sender
+# (docs/trust.md), so the tests' private posts carry one from it.
+RECEIVING_SERVER = "mx.example.test"
 # The first nday of each of the three Checking Periods of an nweek (rule 3 A).
 PERIOD_FIRST_NDAY = (0, 3, 7)
 

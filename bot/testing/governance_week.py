@@ -31,7 +31,7 @@ from bot.config import MinistryEntry, PlayerEntry, ProposalSettings, Settings
 from bot.engine.views import game_view
 from bot.posts import compose_post, mbox_from_line
 from bot.testing.apps import game_settings, write_mbox
-from bot.testing.go_game import BOT_ADDRESS, EPOCH, LIST_ADDRESS
+from bot.testing.go_game import BOT_ADDRESS, EPOCH, LIST_ADDRESS, RECEIVING_SERVER
 
 SUBJECT = "[Nomic] Governance"
 FIRST_SERIAL = 100  # rule 19's serial numbers, configured apart from the CFI numbers
@@ -94,10 +94,19 @@ class WeekPost:
         return address(self.author)
 
     def raw(self) -> bytes:
-        # A private post carries no List-Id and is addressed to the bot only.
+        # A private post carries no List-Id and is addressed to the bot only;
+        # it arrives as the bot's receiving server delivers mail from an
+        # authenticated sender (docs/trust.md).
         to = BOT_ADDRESS if self.private else LIST_ADDRESS
         return compose_post(
-            self.author, self.address, SUBJECT, self.body, self.message_id, self.at, to=to
+            self.author,
+            self.address,
+            SUBJECT,
+            self.body,
+            self.message_id,
+            self.at,
+            to=to,
+            vouched_by=RECEIVING_SERVER if self.private else "",
         )
 
 

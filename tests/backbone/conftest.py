@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.app import App
+from bot.engine.refusals import RefusedPost, refused_posts
 from bot.engine.worker import QueueReport, process_queue
 from bot.runner import store_message
 from bot.store.models import ActionRecord, Message, OutboxMessage
@@ -118,9 +119,16 @@ def outbox_count(app: App, kind: str | None = None) -> int:
         return len(session.scalars(query).all())
 
 
+def refused_for(app: App, identifier: str) -> list[RefusedPost]:
+    """The refused copies of the post <identifier>."""
+    with app.session_factory() as session:
+        return [post for post in refused_posts(session) if post.message_id == identifier]
+
+
 class Records:
     """Read-only queries about what the bot recorded, for the tests to share."""
 
+    refused = staticmethod(refused_for)
     message = staticmethod(message_row)
     rulings = staticmethod(rulings_for)
     actions = staticmethod(actions_for)

@@ -47,6 +47,14 @@ IGNORED: dict[str, tuple[str, tuple[tuple[str, str], ...], str]] = {
         "automatic",
     ),
     "x-autoreply": (f"Alice <{ALICE}>", (("X-Autoreply", "yes"),), "auto-responder"),
+    # A list's Precedence: bulk is no excuse: an automatic answer relayed by a
+    # list (Majordomo, Mailman 2) is still automatic.
+    "precedence-bulk-on-list": (
+        f"Alice <{ALICE}>",
+        (("Precedence", "bulk"), ("List-Id", "Nomic <nomic.lists.example.test>")),
+        "automatic",
+    ),
+    "precedence-auto-reply": (f"Alice <{ALICE}>", (("Precedence", "auto_reply"),), "automatic"),
     "mailer-daemon": ("Mail Delivery System <MAILER-DAEMON@mx.example.test>", (), "bounce"),
     "postmaster": ("postmaster@mx.example.test", (), "bounce"),
     "empty-return-path": (f"Alice <{ALICE}>", (("Return-Path", "<>"),), "bounce"),
@@ -59,22 +67,12 @@ ACTED_ON: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         f"Alice <{ALICE}>",
         (("Precedence", "list"), ("List-Id", "<nomic.lists.example.test>")),
     ),
-    # Majordomo and older Mailman stamp Precedence: bulk on every post they relay.
-    "majordomo-bulk": (
-        f"Alice <{ALICE}>",
-        (("Precedence", "bulk"), ("Sender", "owner-nomic@lists.example.test")),
-    ),
-    "mailman2-bulk": (
-        f"Alice <{ALICE}>",
-        (("Precedence", "bulk"), ("List-Id", "Nomic <nomic.lists.example.test>")),
-    ),
 }
 
 # name -> (sender, extra headers): a list rewrote From (DMARC mitigation).
 REWRITTEN: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "reply-to": (f"Alice via Nomic <{LIST}>", (("Reply-To", f"Alice <{ALICE}>"),)),
     "cc": (f"Alice via Nomic <{LIST}>", (("Reply-To", LIST), ("Cc", f"Alice <{ALICE}>"))),
-    "x-original-from": (f"Alice via Nomic <{LIST}>", (("X-Original-From", f"Alice <{ALICE}>"),)),
 }
 
 
@@ -138,6 +136,38 @@ def test_a_person_s_post_is_judged_as_alice_s(judged: App, records: Any, name: s
         "applied",
         alice_id(judged),
     )
+
+
+def test_its_own_ruling_is_known_by_its_message_id_when_a_list_strips_the_marks(
+    game_app: App, make_post: Callable[..., bytes], judge: Any, records: Any
+) -> None:
+    # A list that munges From and drops X-Loop, Auto-Submitted and
+    # X-Nomicbot-Kind still keeps the Message-ID the bot made.
+    own = f"ruling.{'0123456789abcdef' * 2}@{BOT.rpartition('@')[2]}"
+    judge(game_app, [make_post(own, ROLL, f"nomicbot via Nomic <{LIST}>", ())])
+    message = records.message(game_app, own)
+    assert (message.status, message.status_reason) == (
+        "ignored",
+        "the bot's own post (its Message-ID), not acted on",
+    )
+    assert records.rulings(game_app, own) == []
+
+
+def test_an_x_original_from_alone_names_nobody(
+    game_app: App, make_post: Callable[..., bytes], judge: Any, records: Any
+) -> None:
+    # X-Original-From is a header anybody can write: it is never read.
+    post = make_post(
+        "x-original-from@example.test",
+        ROLL,
+        f"Alice via Nomic <{LIST}>",
+        (("X-Original-From", f"Alice <{ALICE}>"),),
+    )
+    judge(game_app, [post])
+    [message] = records.refused(game_app, "x-original-from@example.test")
+    assert "the author is not guessed" in message.reason
+    assert records.actions(game_app, "x-original-from@example.test") == []
+    assert records.rulings(game_app, "x-original-from@example.test") == []
 
 
 def test_via_in_a_display_name_does_not_borrow_the_reply_to_address(

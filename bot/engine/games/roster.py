@@ -1,9 +1,11 @@
-"""The roster by mail: joining, forfeiting, names, leave, and statements.
+"""The roster by mail: joining, forfeiting, names, leave, statements and secrets.
 
 Rules of seed 004: 14 (becoming a player, forfeiting), 151 (name changes),
 205 (On Leave, Off Leave, and the implied Off Leave of any game action), 21
 A.2 and 212 (what a new player receives), and a player's own statement of
 eir holdings.  Every change to the roster mails the roster back as a board.
+A player's request for a secret for private mail (rule 1896, docs/trust.md)
+is judged here too: the secret goes to eir registered addresses alone.
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ from bot.engine.games.base import GameAdapter
 from bot.engine.players import (
     forfeit_player,
     register_player,
+    registered_addresses,
     rename_player,
     render_roster,
     roster,
     set_on_leave,
     was_player_in_nweek,
 )
+from bot.engine.private_secrets import SECRET_ACTION, queue_secret_mail
 from bot.engine.renames import rename_in_adapters, rename_in_games
 from bot.engine.rulings import Board, Outcome, PlayerRef, Ruling, Turn, applied, rejected
 from bot.games.errors import ActionError, IllegalActionError
@@ -37,10 +41,17 @@ if TYPE_CHECKING:
 
 # Rule 205: "By taking any game action on a public forum, a player who is On
 # Leave automatically, by implication, declares emself to be Off Leave."
-# These are not such actions: asking for a statement changes nothing, and the
-# leave actions and forfeiting settle leave themselves.
+# These are not such actions: asking for a statement or a secret changes
+# nothing in the game, and the leave actions and forfeiting settle leave themselves.
 NOT_IMPLYING_OFF_LEAVE = frozenset(
-    {"roster.holdings", "roster.leave", "roster.return", "roster.forfeit", "roster.register"}
+    {
+        "roster.holdings",
+        SECRET_ACTION,
+        "roster.leave",
+        "roster.return",
+        "roster.forfeit",
+        "roster.register",
+    }
 )
 STATEMENT_ENTRIES = 10  # how many recent ledger entries a statement shows
 
@@ -51,6 +62,8 @@ class RosterAdapter:
     prefix = "roster"
     # A statement may be asked for privately; every roster change is public
     # (rules 14, 151 and 205 each say "by posting [...] on a public forum").
+    # So is a request for a secret (rule 1896, docs/trust.md): only the list
+    # vouches for who asked, so the engine refuses one sent privately.
     private_actions: frozenset[str] = frozenset({"roster.holdings"})
 
     def __init__(self, session: Session, services: Services) -> None:
@@ -75,6 +88,7 @@ class RosterAdapter:
             "roster.leave": self._leave,
             "roster.return": self._return,
             "roster.holdings": self._statement,
+            SECRET_ACTION: self._secret,
         }
         try:
             return handlers[action.action](action, turn)
@@ -149,6 +163,28 @@ class RosterAdapter:
             self.statements.append(player.id)
         summary = f"{player.name}'s statement of holdings is below"
         return applied(action.action, action.args, action.text, turn, summary, rule="21 A.2")
+
+    def _secret(self, action: ParsedAction, turn: Turn) -> Ruling:
+        """Rule 1896, docs/trust.md: a new secret for private mail, mailed to the player alone.
+
+        The secret is derived from this post's Message-ID; the ruling, which
+        the list sees, never holds it.
+        """
+        player = self._player(turn, "14", "request a secret for private mail")
+        addresses = registered_addresses(self.session, player.id)
+        queue_secret_mail(
+            self.session, self.services, player, addresses, turn.message_id, turn.occurred_at
+        )
+        where = (
+            "eir registered address"
+            if len(addresses) == 1
+            else f"each of eir {len(addresses)} registered addresses"
+        )
+        summary = (
+            f"a new secret for private mail is mailed to {player.name} alone, at {where}; "
+            "it replaces any secret e was sent before"
+        )
+        return self._applied(action, turn, summary, "1896", player)
 
     def implied_off_leave(self, action: ParsedAction, turn: Turn, ruling: Ruling) -> Ruling:
         """Rule 205: a game action taken by a player On Leave first takes em Off Leave.

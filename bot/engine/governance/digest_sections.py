@@ -10,13 +10,15 @@ Ministry Rotation; the Minister of the Roster (625 D.6) the roster and its
 changes since the last digest, with the requests to join e must recognise;
 the Twiddler (625 D.5) the tildex each player holds; the GameKeeper (625
 D.12) the board of Political Go and when the game will end; the Referee
-(Minister of Play, seed 003) the Field and Life's Evolve; the Chairman (625
-D.10) the proposals and the current Ballot with its running tally, never
-showing a vote sent privately before its poll closes (rule 15 B).
+(Minister of Play, seed 003) the Field and Life's Evolve, and the posts
+refused as possibly forged since the last digest (docs/trust.md); the
+Chairman (625 D.10) the proposals and the current Ballot with its running
+tally, never showing a vote sent privately before its poll closes (rule 15 B).
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -32,6 +34,7 @@ from bot.engine.governance.elections import describe_election
 from bot.engine.governance.ministries import Ministries, describe_ministry, load_ministries
 from bot.engine.holdings import TILDEX, format_amount
 from bot.engine.players import active_players, render_roster, roster
+from bot.engine.refusals import RefusedPost, refused_count, refused_posts
 from bot.games import go, ntime
 from bot.games.field import actions_performed, objects_of_kind
 from bot.games.field.life.rules import CELL, EVOLVE
@@ -49,6 +52,8 @@ CHANGE_MINISTRY = "Ministry of Change"  # rule 625 D.10: the Chairman
 JUSTICE_MINISTRY = "Ministry of Justice"  # rule 625 D.3: the Attorney Generalist
 LIFE = "life"  # the Field Match whose Referee must Evolve each nweek (seed 000)
 VOTING_POSITION = 2  # rule 23: the third Checking Period of each nweek
+REFUSED_SHOWN = 10  # refused posts a digest lists; `nomicbot refused` lists them all
+REFUSED_WIDTH = 72  # where a refused post's line wraps, before the section's indent
 
 
 def when(services: Services, instant: datetime) -> str:
@@ -309,7 +314,42 @@ def referee_sections(
             ),
         )
     lines = tuple(text.rstrip("\n").splitlines())
-    return (DigestSection(PLAY_MINISTRY, "The Field (seed 003)", lines, overdue),)
+    since = previous_digest(services, at)
+    return (
+        DigestSection(PLAY_MINISTRY, "The Field (seed 003)", lines, overdue),
+        DigestSection(
+            PLAY_MINISTRY,
+            f"Refused posts since {when(services, since)} (docs/trust.md)",
+            refused_lines(session, since, at),
+        ),
+    )
+
+
+def refused_lines(session: Session, since: datetime, at: datetime) -> tuple[str, ...]:
+    """The posts refused as possibly forged that were received in ``[since, at)``.
+
+    They were never answered (their claimed sender may be the victim), so
+    the digest is where a person hears of them; the newest come first.
+    """
+    count = refused_count(session, since, at)
+    head = "Posts refused as possibly forged since the last digest:"
+    if not count:
+        return (f"{head} none.",)
+    shown = refused_posts(session, since, REFUSED_SHOWN, at)
+    lines = [f"{head} {count} (see `nomicbot refused`)"]
+    for post in shown:
+        lines.extend(_refused_line(post))
+    if count > len(shown):
+        lines.append(f"... and {count - len(shown)} earlier.")
+    return tuple(lines)
+
+
+def _refused_line(post: RefusedPost) -> list[str]:
+    sender = post.claimed_sender or "(no From)"
+    text = f"- {post.received_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC, from {sender}: {post.reason}"
+    return textwrap.wrap(
+        text, REFUSED_WIDTH, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False
+    )
 
 
 # -- the Chairman (rule 625 D.10) -------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 Rule 14 (seed 004): joining and forfeiting; rule 151: name changes; rule
 205: On Leave and Off Leave; rules 21 and 212: a player's statement of eir
-holdings.
+holdings; rule 1896 and docs/trust.md: a player's request, on the list, for a
+secret for private mail.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ class RosterTransformer(CommonTransformer):
     def statement(self, children: list[object]) -> ActionReading:
         return ActionReading("roster.holdings", {})
 
+    def secret(self, children: list[object]) -> ActionReading:
+        return ActionReading("roster.secret", {})
+
 
 REQUEST = r"(?:request|wish|want|ask|apply|would\s+like|['’]d\s+like)\s+to\s+"
 BECOME = (
@@ -50,6 +54,13 @@ MY_HOLDINGS = r"my\s+(?:holdings|statement|balances?)"
 # "My holdings please" is a request; "My holdings are thin" is prose, so the
 # bare form triggers only when "please" or the end of the sentence follows.
 MY_HOLDINGS_ALONE = MY_HOLDINGS + r"(?=[\s,]*(?:please\b|[.!]|$))"
+# "private mail" must come with "secret", before or after it, as in the grammar.
+PRIVATE_MAIL = r"private(?:\s+|\s*-\s*)(?:mails?|e-?mail)"
+A_NEW = r"(?:(?:a|my)\s+)?(?:new\s+)?"
+A_SECRET = (
+    rf"{A_NEW}(?:{PRIVATE_MAIL}\s+secret"
+    rf"|secret\s+(?:for|to\s+use\s+in)\s+(?:my\s+)?{PRIVATE_MAIL})"
+)
 
 AREA = Area(
     namespace="roster",
@@ -75,6 +86,8 @@ AREA = Area(
         MY_HOLDINGS_ALONE,
         rf"what\s+(?:are|is)\s+{MY_HOLDINGS}",
         rf"(?:send|show|give|mail)\s+(?:me\s+)?{MY_HOLDINGS}",
+        # Rule 1896, docs/trust.md: a secret for private mail
+        rf"(?:request|ask\s+for|(?:send|mail|e-?mail|give)\s+me)\s+{A_SECRET}",
     ),
     problems={},
 )

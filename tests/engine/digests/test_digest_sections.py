@@ -21,7 +21,7 @@ from bot.parser.post import parse_post
 from bot.posts import compose_post, mbox_from_line
 from bot.runner import replay_archive
 from bot.testing.apps import body_of, maildir_mails, make_app, write_mbox
-from bot.testing.go_game import ALICE, BOB, BOT_ADDRESS, EPOCH, LIST_ADDRESS
+from bot.testing.go_game import ALICE, BOB, BOT_ADDRESS, EPOCH, LIST_ADDRESS, RECEIVING_SERVER
 
 
 @pytest.mark.parametrize(
@@ -94,7 +94,18 @@ def test_the_chairman_sees_the_running_tally_without_the_private_vote(tmp_path: 
     archive = []
     for number, (hours, (name, address), body, to) in enumerate(posts, start=1):
         date = EPOCH + timedelta(hours=hours)
-        raw = compose_post(name, address, "Ballot", body, f"chair-{number}@example.test", date, to)
+        # Bob's private vote arrives authenticated by the bot's receiving server.
+        vouched_by = RECEIVING_SERVER if to == BOT_ADDRESS else ""
+        raw = compose_post(
+            name,
+            address,
+            "Ballot",
+            body,
+            f"chair-{number}@example.test",
+            date,
+            to,
+            vouched_by=vouched_by,
+        )
         archive.append((raw, mbox_from_line(address, date)))
     write_mbox(tmp_path / "ballot.mbox", archive)
     app = make_app(tmp_path / "bot", ministries=(MinistryEntry("Ministry of Change", "Alice"),))

@@ -28,7 +28,7 @@ from bot.posts import compose_post, mbox_from_line
 from bot.runner import replay_archive
 from bot.store.models import OutboxMessage
 from bot.testing.apps import body_of, maildir_mails, make_app, write_mbox
-from bot.testing.go_game import ALICE, BOB, BOT_ADDRESS, EPOCH, LIST_ADDRESS
+from bot.testing.go_game import ALICE, BOB, BOT_ADDRESS, EPOCH, LIST_ADDRESS, RECEIVING_SERVER
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE_VARIABLE = "NOMICBOT_UPDATE_GOLDEN"
@@ -61,7 +61,15 @@ def play(
         date = EPOCH + timedelta(hours=hours)
         to = BOT_ADDRESS if private else LIST_ADDRESS
         raw = compose_post(
-            name, address, "[Nomic] week", body, f"digest-{number}@example.test", date, to=to
+            name,
+            address,
+            "[Nomic] week",
+            body,
+            f"digest-{number}@example.test",
+            date,
+            to=to,
+            # private mail arrives authenticated by the bot's receiving server
+            vouched_by=RECEIVING_SERVER if private else "",
         )
         archive.append((raw, mbox_from_line(address, date)))
     write_mbox(folder / "week.mbox", archive)

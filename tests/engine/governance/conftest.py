@@ -23,7 +23,7 @@ from bot.posts import compose_post
 from bot.runner import advance_to, store_message
 from bot.store.models import ActionRecord, OutboxMessage, Player
 from bot.testing.apps import body_of, game_settings
-from bot.testing.go_game import BOT_ADDRESS, LIST_ADDRESS
+from bot.testing.go_game import BOT_ADDRESS, LIST_ADDRESS, RECEIVING_SERVER
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)  # nweek 1, nday 1 when displayed
 PLAYERS = {
@@ -61,12 +61,29 @@ class Game:
         """When a never-stopped Clock shows (zero-based) ``nweek``, ``nday``; plus seconds."""
         return nday_start(nweek, nday, self.epoch) + timedelta(seconds=seconds)
 
-    def post(self, author: str, body: str, at: datetime, *, private: bool = False) -> str:
-        """Post ``body`` as ``author`` at ``at`` (to the bot alone if ``private``)."""
+    def post(
+        self, author: str, body: str, at: datetime, *, private: bool = False, vouched: bool = True
+    ) -> str:
+        """Post ``body`` as ``author`` at ``at`` (to the bot alone if ``private``).
+
+        A private post arrives as the bot's receiving server delivers mail
+        from an authenticated sender (docs/trust.md); unless not ``vouched``:
+        then it is a forgery that only claims ``author``'s address.
+        """
         self.counter += 1
         message_id = f"post-{self.counter}@example.test"
         to = BOT_ADDRESS if private else LIST_ADDRESS
-        raw = compose_post(author, PLAYERS[author], "Governance", body, message_id, at, to=to)
+        vouched_by = RECEIVING_SERVER if private and vouched else ""
+        raw = compose_post(
+            author,
+            PLAYERS[author],
+            "Governance",
+            body,
+            message_id,
+            at,
+            to=to,
+            vouched_by=vouched_by,
+        )
         store_message(self.app, raw, "smtp", at)
         process_queue(self.app.session_factory, self.app.services)
         return message_id

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.engine.refusals import refused_posts
+
 SECRET_WORD = "nope"  # Bob's private vote: a variant nobody else uses
 
 
@@ -48,3 +50,26 @@ def test_a_private_post_may_vote_but_not_submit(new_game: Any) -> None:
     assert (action, ruling, rule) == ("proposals.submit", "rejected", "1896")
     assert "privately" in reason
     assert game.view("proposals").data == []
+
+
+def test_a_forged_private_vote_does_not_replace_the_real_one(new_game: Any) -> None:
+    # docs/trust.md: a private mail counts only from an authenticated sender.
+    game = new_game()
+    game.advance(game.at(1, 0))
+    game.post("Alice", "I submit a proposal: __Cake__ {{ Cake for all. }}", game.at(1, 1))
+    game.advance(game.at(1, 7))
+    game.post("Bob", f"I vote {SECRET_WORD} on 100", game.at(1, 7, 60), private=True)
+    forged = game.post("Bob", "I vote FOR 100", game.at(1, 7, 120), private=True, vouched=False)
+
+    with game.app.session_factory() as session:
+        [refusal] = [post for post in refused_posts(session) if post.message_id == forged]
+    assert refusal.claimed_sender == "bob@example.test"
+    assert "could not be authenticated" in refusal.reason
+    # Nobody is answered about the forgery: Bob got only his own vote's ruling.
+    private = [mail for mail in game.sent() if not mail.public]
+    assert [mail.recipients for mail in private] == [("bob@example.test",)]
+    assert all(forged not in mail.body for mail in game.sent())
+
+    game.advance(game.at(2, 0))
+    (results,) = game.sent_of("ballot-results")
+    assert f'Bob: No ("{SECRET_WORD}"), sent privately' in results.body

@@ -55,12 +55,19 @@ class Table:
     def post(
         self, author: tuple[str, str], body: str, at: datetime | None = None, private: bool = False
     ) -> Judged:
-        """``body`` from ``author`` to the list (or, ``private``, to the bot alone)."""
+        """``body`` from ``author`` to the list (or, ``private``, to the bot alone).
+
+        A private post arrives as the bot's receiving server delivers mail
+        from an authenticated sender (docs/trust.md).
+        """
         self.count += 1
         identifier = f"roster-{self.count:03d}@example.test"
         at = at or instant(1)
         to = go_game.BOT_ADDRESS if private else go_game.LIST_ADDRESS
-        raw = compose_post(*author, "[Nomic] Roster", body, identifier, at, to=to)
+        vouched_by = go_game.RECEIVING_SERVER if private else ""
+        raw = compose_post(
+            *author, "[Nomic] Roster", body, identifier, at, to=to, vouched_by=vouched_by
+        )
         store_message(self.app, raw, "smtp", at)
         process_queue(self.app.session_factory, self.app.services)
         return Judged(self._rulings(identifier), self._reply(identifier))
