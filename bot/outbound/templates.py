@@ -10,7 +10,9 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
+from bot.resources import resource_directory
+
+TEMPLATE_DIR = resource_directory("templates")
 
 
 def make_environment(directory: Path = TEMPLATE_DIR) -> Environment:

@@ -14,7 +14,6 @@ import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from lark import Lark, Token, Transformer
 from lark.lexer import PatternRE, PatternStr, TerminalDef
@@ -23,8 +22,9 @@ from lark.visitors import merge_transformers
 from bot.parser.area import ActionReading, Area
 from bot.parser.areas import AREAS, COMMON
 from bot.parser.areas.common import CommonTransformer
+from bot.resources import resource_directory
 
-GRAMMAR_DIRECTORY = Path(__file__).resolve().parents[2] / "grammar"
+GRAMMAR_DIRECTORY = resource_directory("grammar")
 POST_GRAMMAR = GRAMMAR_DIRECTORY / "post.lark"
 END = "$END"
 # Keywords outrank the open-ended NAME_WORD pattern wherever both may appear,
