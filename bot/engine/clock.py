@@ -39,12 +39,21 @@ class GameClock:
             is_on=reading.clock_on,
         )
 
+    @property
+    def epoch(self) -> datetime:
+        """The instant the Clock starts (nweek 1, nday 1): the game has no time before it."""
+        return self.config.epoch
+
     def effective_time(self, instant: datetime) -> datetime | None:
         """When an action posted at ``instant`` takes effect (rule 3 B).
 
         While the Clock is Off, players' actions are not implemented until
-        it is turned back On; None while it is still Off.
+        it is turned back On; None while it is still Off.  Before the epoch
+        the Clock has not started, which is read the same way: an action
+        posted then takes effect at the epoch (docs/readings.md).
         """
+        if instant < self.config.epoch:
+            return self.effective_time(self.config.epoch)
         if ntime.is_on(self.config, instant):
             return instant
         return ntime.next_on_instant(self.config, instant)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from bot.engine.games.go import GoAdapter
@@ -91,7 +91,11 @@ def point_history(session: Session, point: str) -> list[PointEvent]:
         select(ActionRecord, Message.message_id, Player.name)
         .outerjoin(Message, ActionRecord.message_pk == Message.id)
         .outerjoin(Player, ActionRecord.player_id == Player.id)
-        .where(ActionRecord.action.startswith("go."), ActionRecord.ruling == "applied")
+        # A forfeit removes the Lost Soul's stones (rule 14): its ruling logs them too.
+        .where(
+            or_(ActionRecord.action.startswith("go."), ActionRecord.action == "roster.forfeit"),
+            ActionRecord.ruling == "applied",
+        )
         .order_by(ActionRecord.id)
     )
     events = []

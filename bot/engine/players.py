@@ -34,6 +34,7 @@ class RosterEntry:
     joined_at: datetime
     addresses: tuple[str, ...]  # for the console only: the mailed roster shows a count
     former_names: tuple[str, ...]  # rule 151, oldest first
+    left_nweek: int | None = None  # zero-based nweek e last forfeited in (rule 212's 0BW)
 
 
 def player_for_address(session: Session, address: str | None) -> PlayerRef | None:
@@ -293,6 +294,7 @@ def roster(session: Session) -> list[RosterEntry]:
             joined_at=row.joined_at,
             addresses=tuple(sorted(item.address for item in row.addresses)),
             former_names=tuple(str(former["name"]) for former in row.former_names),
+            left_nweek=row.left_nweek,
         )
         for row in rows
     ]

@@ -13,8 +13,11 @@ from __future__ import annotations
 import copyreg
 import logging
 import multiprocessing
+import os
+import threading
 from collections.abc import Iterable
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
+from multiprocessing.connection import wait
 from types import MappingProxyType, TracebackType
 from typing import Any, Self
 
@@ -39,13 +42,43 @@ def _prepare(raw: bytes, settings: PipelineSettings) -> PostContext:
     return run_pipeline(raw, settings)
 
 
+# The exit status of a preparing process whose parent died.
+ORPHANED = 70
+
+
+def exit_with_parent() -> None:
+    """In a preparing process: exit as soon as the process that started it is gone.
+
+    A pool's worker otherwise outlives a parent killed with SIGKILL (or by
+    the OOM killer): it holds both ends of its task pipe, so it waits for work
+    for ever, and keeps multiprocessing's resource tracker alive with it.
+    The spawned child's parent sentinel is a pipe whose other end only the
+    parent holds, so it reads end-of-file the instant the parent dies, on
+    every platform; a thread waits on it (no polling).
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not started by multiprocessing: nothing to watch
+        return
+    watcher = threading.Thread(
+        target=_exit_when_gone, args=(parent.sentinel,), name="exit-with-parent", daemon=True
+    )
+    watcher.start()
+
+
+def _exit_when_gone(sentinel: int) -> None:
+    wait([sentinel])
+    os._exit(ORPHANED)  # no cleanup to do: the parent that wanted the results is gone
+
+
 class ParallelPipeline:
     def __init__(self, settings: PipelineSettings, workers: int = 1) -> None:
         self.settings = settings
         # "spawn": the parent may hold threads and database connections,
         # which a forked child must not inherit.
         self.pool = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=exit_with_parent,
         )
         self.pending: dict[int, Future[PostContext]] = {}
         self.broken = False

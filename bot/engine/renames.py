@@ -37,11 +37,12 @@ from sqlalchemy.orm import Session
 
 from bot.engine.games.field import GAME_NAME as FIELD_ROW
 from bot.engine.games.go import GAME_NAME as GO_ROW
+from bot.engine.games.go import rename_in_positions
 from bot.engine.governance import election_state, ministries, proposal_book
 from bot.games import field, go
 from bot.games.go import anomic
 from bot.games.go.anomic.serialize import FORMAT as ANOMIC_FORMAT
-from bot.store.models import GameRecord, GoPosition
+from bot.store.models import GameRecord
 
 if TYPE_CHECKING:
     from bot.engine.services import Services
@@ -149,18 +150,5 @@ def _rename_ministries(session: Session, services: Services, old: str, new: str)
 
 
 def _rename_positions(session: Session, old: str, new: str) -> int:
-    """Rule 1639 E compares alliances "in either state": earlier positions' follow the name.
-
-    Only rule set B's rows (``game`` "go") hold alliances; A's hold none.
-    """
-    count = 0
-    for row in session.scalars(select(GoPosition).where(GoPosition.game == GO_ROW)):
-        if any(old in pair for pair in row.alliances):
-            row.alliances = _renamed_pairs(row.alliances, old, new)
-            count += 1
-    return count
-
-
-def _renamed_pairs(pairs: list[list[str]], old: str, new: str) -> list[list[str]]:
-    # Sorted as ``bot.games.go.serialize`` writes them.
-    return sorted(sorted(new if name == old else name for name in pair) for pair in pairs)
+    """Rule 1639 E compares alliances "in either state": earlier positions' follow the name."""
+    return rename_in_positions(session, old, new)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -19,8 +20,13 @@ class View:
     data: Any
 
 
-def game_view(session: Session, services: Services, game: str) -> View:
-    """Raises KeyError for an unknown game name."""
+def game_view(session: Session, services: Services, game: str, at: datetime | None = None) -> View:
+    """Raises KeyError for an unknown game name.
+
+    ``at`` is the instant of the views that depend on one (``digests``: what
+    each Minister would receive then); None is the wall clock's now.  Every
+    other view shows the stored state, whatever the time.
+    """
     from bot.engine.games.go import go_view
     from bot.engine.governance.cfis import cfis_view
     from bot.engine.governance.digests import digests_view
@@ -35,7 +41,7 @@ def game_view(session: Session, services: Services, game: str) -> View:
         "holdings": _holdings_view,
         "ministries": lambda s, sv: View(*ministries_state(s, sv)),
         "elections": lambda s, sv: View(*elections_state(s, sv)),
-        "digests": lambda s, sv: View(*digests_view(s, sv)),  # what each Minister gets now
+        "digests": lambda s, sv: View(*digests_view(s, sv, at)),  # what each Minister gets
         **governance_views(),  # proposals, ballot, polls
         "cfis": cfis_view,  # the Attorney Generalist's display (rule 125)
     }
@@ -58,6 +64,8 @@ def _players_view(session: Session, services: Services) -> View:
             "addresses": list(entry.addresses),
             "address_count": len(entry.addresses),
             "former_names": list(entry.former_names),
+            # Rule 212: one who re-enters in the nweek e left gets 0BW (one-based here).
+            "left_nweek": None if entry.left_nweek is None else entry.left_nweek + 1,
         }
         for entry in entries
     ]

@@ -8,6 +8,7 @@ is stored once and so processed once.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,18 +31,44 @@ class IngestResult:
     message_id: str
 
 
+# Message.message_id is String(998), and a copy's or a refused copy's mark
+# (below) must still fit: a longer Message-ID is kept as its first
+# LONG_ID_PREFIX characters and the SHA-256 of the whole, so two long ones
+# that share a beginning stay two posts, the same in a replay as live.
+MAX_KEPT_ID = 960
+LONG_ID_PREFIX = 880
+HEADER_END = re.compile(rb"\r?\n\r?\n")
+
+
 def message_id_of(raw: bytes) -> str:
     """The post's Message-ID without angle brackets, or a digest of its bytes.
 
     Only the header block is read (compat32 is several times faster than the
-    full parse the pipeline does later).
+    full parse the pipeline does later).  A Message-ID longer than
+    ``MAX_KEPT_ID`` characters is shortened with its digest (``long_id_key``).
     """
-    value = _HEADER_PARSER.parsebytes(raw[:65536]).get("Message-ID")
+    value = _HEADER_PARSER.parsebytes(_header_block(raw)).get("Message-ID")
     text = str(value or "").strip()
     text = " ".join(text.split()).strip("<> ")
     if text:
-        return text[:998]
+        return long_id_key(text) if len(text) > MAX_KEPT_ID else text
     return f"sha256-{hashlib.sha256(raw).hexdigest()}@nomicbot.invalid"
+
+
+def long_id_key(message_id: str) -> str:
+    """A long Message-ID's key: its beginning, then ``.sha256-`` and the digest of all of it."""
+    digest = hashlib.sha256(message_id.encode("utf-8", "surrogateescape")).hexdigest()
+    return f"{message_id[:LONG_ID_PREFIX]}.sha256-{digest}"
+
+
+def _header_block(raw: bytes) -> bytes:
+    # The first 64 KiB hold the headers of any ordinary post; a longer header
+    # block (a huge Message-ID) is read to its end, so that it is hashed whole.
+    head = raw[:65536]
+    if HEADER_END.search(head) is not None or len(raw) <= len(head):
+        return head
+    end = HEADER_END.search(raw)
+    return raw if end is None else raw[: end.end()]
 
 
 # A second copy of a post that is still waiting to be judged is stored under

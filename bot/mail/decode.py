@@ -56,6 +56,16 @@ MAX_HTML_CHARS = 2_000_000
 MAX_BODY_CHARS = 1_000_000
 # Deeper MIME nesting than this is not searched for a body (hostile input).
 MAX_MIME_DEPTH = 32
+# Said in the ruling when a post's body could not be read at all.
+TOO_DEEP = (
+    f"The body of this post is nested more than {MAX_MIME_DEPTH} MIME parts deep, deeper than "
+    "the referee reads, so it was not read and no action was taken from it; "
+    "send it again as plain text."
+)
+UNPARSEABLE = (
+    "The body of this post could not be read (the mail parser failed on it: {problem}), "
+    "so no action was taken from it; send it again as plain text."
+)
 # Defects past this many are summarised, so a torture test stays readable.
 MAX_DEFECTS = 50
 MAX_DEFECT_DETAIL = 120
@@ -82,6 +92,9 @@ class DecodedMessage:
     body_text: str
     body_source: BodySource
     defects: tuple[str, ...]
+    # Why the body could not be read at all, in a player's words ("": it was
+    # read, or there is none); the pipeline puts it in the ruling.
+    body_unread: str = ""
 
 
 @dataclass(frozen=True)
@@ -89,6 +102,7 @@ class _Body:
     text: str
     source: BodySource
     defects: tuple[str, ...] = ()
+    unread: str = ""
 
 
 def decode_message(raw: bytes) -> DecodedMessage:
@@ -97,16 +111,19 @@ def decode_message(raw: bytes) -> DecodedMessage:
         return _decode(raw)
     except Exception as error:  # the boundary: a decoder bug must not lose the post
         problem = f"{type(error).__name__}: {error}"
+        unread = UNPARSEABLE.format(problem=type(error).__name__)
     # The stdlib parser recurses once per nested message/rfc822 and overflows
     # on hostile nesting; the headers alone still say who posted and when.
     body_defect = f"message body unreadable ({problem}); only the headers were read"
     try:
-        return _decode(raw, headers_only=True, first_defect=body_defect)
+        return _decode(raw, headers_only=True, first_defect=body_defect, unread=unread)
     except Exception as error:  # same boundary, for the headers
         return _empty_message((f"decoder failure {type(error).__name__}: {error}",))
 
 
-def _decode(raw: bytes, *, headers_only: bool = False, first_defect: str = "") -> DecodedMessage:
+def _decode(
+    raw: bytes, *, headers_only: bool = False, first_defect: str = "", unread: str = ""
+) -> DecodedMessage:
     defects: list[str] = [first_defect] if first_defect else []
     if len(raw) > MAX_RAW_BYTES:
         defects.append(f"message of {len(raw)} bytes cut to {MAX_RAW_BYTES} before parsing")
@@ -114,7 +131,7 @@ def _decode(raw: bytes, *, headers_only: bool = False, first_defect: str = "") -
     parser = BytesHeaderParser if headers_only else BytesParser
     message = parser(policy=policy.default).parsebytes(raw)
     headers = _header_map(message, defects)
-    body = _Body("", "none") if headers_only else _body(message)
+    body = _Body("", "none", unread=unread) if headers_only else _body(message)
     defects.extend(body.defects)
     defects.extend(_parser_defects(message))
     return _assemble(message, headers, body, defects)
@@ -141,6 +158,7 @@ def _assemble(
         body_text=body.text,
         body_source=body.source,
         defects=_summarised(defects),
+        body_unread=body.unread,
     )
 
 
@@ -251,6 +269,18 @@ def _walk(message: Message, *, include_enclosed: bool) -> Iterator[Message]:
         stack.extend((child, depth + 1) for child in reversed(_children(part)))
 
 
+def _nested_too_deep(message: Message) -> bool:
+    """Whether some part lies deeper than ``_walk`` goes (MAX_MIME_DEPTH)."""
+    stack: list[tuple[Message, int]] = [(message, 0)]
+    while stack:
+        part, depth = stack.pop()
+        children = _children(part)
+        if children and depth >= MAX_MIME_DEPTH:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 def _children(part: Message) -> list[Message]:
     payload = part.get_payload()
     if not isinstance(payload, list):
@@ -264,6 +294,9 @@ def _body(message: Message) -> _Body:
     if part is None:
         # A list that wraps posts for DMARC carries the post as message/rfc822.
         part = _body_part(message, include_enclosed=True)
+    if part is None and _nested_too_deep(message):
+        defect = f"MIME parts nested more than {MAX_MIME_DEPTH} deep were not read"
+        return _Body("", "none", (defect,), unread=TOO_DEEP)
     if part is None:
         return _unsplit_multipart_body(message)
     if part_type(part).subtype == "html":

@@ -19,6 +19,8 @@ from email.utils import format_datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.rulings import Outcome, Ruling
+from bot.outbound.size import cut_ruling, shortened_quote
+from bot.parser.limits import UNREAD_REASON
 from bot.store.models import Message, OutboxMessage
 from bot.trust.policy import unauthenticated_warning
 
@@ -36,6 +38,7 @@ def compose_ruling_reply(
 ) -> OutboxMessage:
     variables = _ruling_variables(message, context, outcome, services)
     body = services.templates.get_template("ruling/reply.txt.j2").render(variables)
+    body = cut_ruling(body, message.message_id)  # bot.outbound.size
     subject = _reply_subject(message.subject)
     recipients = _recipients(context, services)
     mail = _mail(
@@ -87,6 +90,8 @@ def _ruling_variables(
         "rejected": by_outcome[Outcome.REJECTED],
         "not_taken": by_outcome[Outcome.NOT_TAKEN],
         "not_understood": [{"message": item.message} for item in outcome.not_understood],
+        "unread": shortened_quote(context.parsed.unread if context.parsed else ""),
+        "unread_reason": UNREAD_REASON,
         "boards": [{"title": board.title, "text": board.text} for board in outcome.boards],
         "notes": list(outcome.notes),
         "bot_name": services.settings.bot.name,
@@ -98,7 +103,7 @@ def _ruling_variables(
 def _item(ruling: Ruling) -> dict[str, Any]:
     return {
         "number": ruling.position,
-        "quote": " ".join(ruling.text.split()),
+        "quote": shortened_quote(ruling.text),
         "summary": ruling.summary,
         "reason": ruling.reason,
         "rule": f" ({ruling.rule_label})" if ruling.rule_label else "",
@@ -154,8 +159,9 @@ def _mail(
     mail["From"] = _header_text("From", f"{settings.name} <{settings.address}>")
     mail["To"] = ", ".join(recipients)
     mail["Subject"] = _header_text("Subject", subject)
-    # The Date is the instant the ruling took effect (the post's arrival,
-    # rule 3 B), which also makes a replayed archive write identical mails.
+    # The Date is the instant the mail reports on (a ruling: the post's
+    # arrival, rule 3 B), which makes a replayed archive write identical
+    # mails; the daemon's sender moves it to when the mail is actually sent.
     mail["Date"] = format_datetime(at.astimezone(UTC))
     mail["Message-ID"] = f"<{message_id}>"
     mail["X-Loop"] = settings.address

@@ -85,11 +85,15 @@ class Trailing(enum.Enum):
     UNCLEAR = "unclear"  # might change the action: not understood
 
 
-def parse_post(text: str) -> ParseResult:
+def parse_post(text: str, limit: int | None = None) -> ParseResult:
     """The actions and not-understood clauses of ``text``, in the order written.
 
     Never raises for any string: a clause that cannot be read is returned as
-    a ``NotUnderstood``.
+    a ``NotUnderstood``.  With ``limit``, reading stops at the clause that
+    would make the items read (actions, each part of a list such as "I vote
+    FOR 12, AGAINST 13" counted, and not-understood clauses) more than
+    ``limit``; the result's ``unread`` is that clause's sentence (the
+    referee's limits on one post, ``bot.parser.limits``).
     """
     grammar = post_grammar()
     delimited = set_apart(text)
@@ -98,11 +102,24 @@ def parse_post(text: str) -> ParseResult:
     problems: list[NotUnderstood] = []
     for index in range(len(sentences)):
         for found in _sentence_results(sentences, index, grammar):
-            if isinstance(found, ParsedAction):
-                actions.extend(with_blocks(each, delimited) for each in split_each(found))
-            else:
-                problems.append(_restored_problem(found, delimited))
+            parts = _restored_parts(found, delimited)
+            if limit is not None and len(actions) + len(problems) + len(parts) > limit:
+                unread = delimited.restore(found.text)
+                return ParseResult(tuple(actions), tuple(problems), unread=unread)
+            for part in parts:
+                if isinstance(part, ParsedAction):
+                    actions.append(part)
+                else:
+                    problems.append(part)
     return ParseResult(actions=tuple(actions), not_understood=tuple(problems))
+
+
+def _restored_parts(
+    found: ParsedAction | NotUnderstood, delimited: Delimited
+) -> list[ParsedAction | NotUnderstood]:
+    if isinstance(found, NotUnderstood):
+        return [_restored_problem(found, delimited)]
+    return [with_blocks(each, delimited) for each in split_each(found)]
 
 
 def split_each(action: ParsedAction) -> list[ParsedAction]:

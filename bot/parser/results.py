@@ -26,6 +26,8 @@ class ParsedAction:
     JSON-able targets, e.g. ``{'point': 'G3'}``.  ``text`` is the sentence the
     action was read from.  A ``conditional`` action is reported but, by rule
     1896, not taken; ``repeat`` is how many times the player said to do it.
+    ``withheld`` says why the referee's limits on one post leave the action
+    untaken (``bot.parser.limits``), or is empty.
     """
 
     action: str
@@ -33,6 +35,7 @@ class ParsedAction:
     text: str
     conditional: bool = False
     repeat: int = 1
+    withheld: str = ""
 
     def __post_init__(self) -> None:
         # Frozen means frozen: callers must not be able to edit args in place.
@@ -48,6 +51,8 @@ class ParsedAction:
             document["conditional"] = True
         if self.repeat > 1:
             document["repeat"] = self.repeat
+        if self.withheld:
+            document["withheld"] = self.withheld
         return document
 
 
@@ -80,13 +85,22 @@ class NotUnderstood:
 
 @dataclass(frozen=True)
 class ParseResult:
-    """Everything read from one post, each part in the order written."""
+    """Everything read from one post, each part in the order written.
+
+    ``unread`` is the sentence where reading stopped because the post had
+    reached the limit of clauses read (``parse_post``'s ``limit``); nothing
+    from it on was read.  Empty when the whole post was read.
+    """
 
     actions: tuple[ParsedAction, ...]
     not_understood: tuple[NotUnderstood, ...]
+    unread: str = ""
 
     def to_json(self) -> dict[str, object]:
-        return {
+        document: dict[str, object] = {
             "actions": [action.to_json() for action in self.actions],
             "not_understood": [problem.to_json() for problem in self.not_understood],
         }
+        if self.unread:
+            document["unread"] = self.unread
+        return document

@@ -10,3 +10,5 @@ def decode(context: PostContext) -> None:
     context.decoded = decode_message(context.raw)
     for defect in context.decoded.defects:
         context.note(defect)
+    if context.decoded.body_unread:  # nested too deep: the author must hear of it
+        context.remarks = (*context.remarks, context.decoded.body_unread)

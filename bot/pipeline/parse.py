@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from bot.parser import parse_post
+from bot.parser.limits import MAX_ACTIONS
 from bot.pipeline.context import PostContext
 
 
 def parse_actions(context: PostContext) -> None:
-    context.parsed = parse_post(context.visible_text)
+    # A post is read up to its MAX_ACTIONS-th clause: no more can be taken.
+    context.parsed = parse_post(context.visible_text, limit=MAX_ACTIONS)

@@ -52,6 +52,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.engine import holdings, ledger
+from bot.engine.forfeits import Forfeited
 from bot.engine.games.field_plays import MatchPlay, PlayedTurn, Spending, play_named, play_of
 from bot.engine.players import active_players, players_off_leave
 from bot.engine.rulings import Board, PlayerRef, Ruling, Turn, applied, rejected
@@ -60,6 +61,7 @@ from bot.games.errors import ActionError, IllegalActionError
 from bot.games.field import (
     RULE_FIELD_MATCHES,
     ActionRecord,
+    FieldObject,
     FieldState,
     MatchEnding,
     PlayerId,
@@ -68,6 +70,7 @@ from bot.games.field import (
     TurnContext,
     TurnRecord,
     describe_turn,
+    forfeited,
     renamed,
     state_from_json,
     state_to_json,
@@ -309,6 +312,26 @@ class FieldGame:
         if self._loaded:
             self._state = renamed(self._state, old, new)
 
+    def forfeit_player(self, name: str, at: datetime) -> Forfeited:
+        """Rule 14 of seed 004: ``name`` forfeited; eir Field Objects and attributes go.
+
+        ``bot.games.field.forfeited`` reads it; the Turns and matches already
+        published keep eir name.  Saved with the post (or the caller).
+        """
+        state, lost = forfeited(self.state, name)
+        if state == self._state:
+            return Forfeited()
+        self._state, self.changed = state, True
+        if not lost.changed:
+            return Forfeited()
+        parts = []
+        if lost.objects:
+            pieces = ", ".join(_described_object(state, item) for item in lost.objects)
+            parts.append(f"eir Field Objects leave the Field and its Priority List: {pieces}")
+        if lost.attributes:
+            parts.append(f"e loses eir player attributes {', '.join(lost.attributes)}")
+        return Forfeited(("The Field (seed 003): " + "; ".join(parts),))
+
     # -- storage -------------------------------------------------------------
 
     def save(self) -> None:
@@ -452,6 +475,9 @@ class FieldAdapter:
 
     def rename_player(self, old: str, new: str) -> None:
         self.game.rename_player(old, new)
+
+    def forfeit_player(self, name: str, at: datetime) -> Forfeited:
+        return self.game.forfeit_player(name, at)
 
     def save(self) -> None:
         self.game.save()
@@ -732,6 +758,19 @@ def field_view(session: Session, services: Services) -> tuple[str, dict[str, Any
         "objects": [],
         "player_attributes": {name: dict(found.items) for name, found in state.player_attributes},
         "field_attributes": dict(state.field_attributes.items),
+        "next_object_id": state.next_object_id,
+        # What the triggers ask about the past (Life's one Tweak an nweek,
+        # B-Chess's "never invoked before"): the next Turn reads it.
+        "history": [
+            {
+                "turn": record.turn,
+                "nweek": record.nweek,
+                "action": record.action,
+                "invoker": record.invoker,
+                "object": record.object_id,
+            }
+            for record in state.history
+        ],
         "board": None,
     }
     if play is None or state.match is None:
@@ -744,6 +783,7 @@ def field_view(session: Session, services: Services) -> tuple[str, dict[str, Any
             "kind": item.kind,
             "owner": item.owner,
             "square": None if item.square is None else geometry.format_square(item.square),
+            "size": list(item.size),
             "attributes": dict(item.attributes.items),
         }
         for item in state.objects
@@ -752,3 +792,10 @@ def field_view(session: Session, services: Services) -> tuple[str, dict[str, Any
     data["board"] = board
     text = f"{board}\nTurns of the Field so far: {state.turn_number}"
     return text, data
+
+
+def _described_object(state: FieldState, item: FieldObject) -> str:
+    """A Field Object as a forfeit's ruling names it: "King at D4", "Pawn (not placed)"."""
+    if item.square is None or state.match is None:
+        return f"{item.kind} (not placed)"
+    return f"{item.kind} at {state.geometry.format_square(item.square)}"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -10,10 +13,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.engine import ledger
+from bot.engine.forfeits import Forfeited
 from bot.engine.players import active_players, find_player_by_name
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.games import go
 from bot.games.errors import ActionError, IllegalActionError
+from bot.games.lost_souls import lost_soul_label
 from bot.parser import ParsedAction
 from bot.store.models import GameRecord, GoPosition
 
@@ -38,20 +43,12 @@ class GoAdapter:
         self.size = size
         self._record: GameRecord | None = None
         self._state: go.GoState | None = None
-        self._players: list[str] | None = None
         self.changed = False
-
-    @property
-    def players(self) -> list[str]:
-        """Active players' names in join order: the board's legend (1639 H)."""
-        if self._players is None:
-            self._players = [player.name for player in active_players(self.session)]
-        return self._players
 
     @property
     def state(self) -> go.GoState:
         if self._state is None:
-            self._record, self._state = load_game(self.session, self.size, self.players)
+            self._record, self._state = load_game(self.session, self.size)
         return self._state
 
     def apply(self, action: ParsedAction, turn: Turn) -> Ruling:
@@ -111,12 +108,18 @@ class GoAdapter:
         return go.break_alliance(self.state, context, ally.name)
 
     def end_game(self, at: datetime) -> go.ScoreResult:
-        """Rule 1639 G: score, credit the Nomic points, reset the board; saved."""
-        result = go.score_game(self.state)
+        """Rule 1639 G: score, credit the Nomic points, reset the board; saved.
+
+        Only players receive Nomic points (rule 14): a forfeit removes the
+        Lost Soul from the game, so a total of anyone else (a state kept from
+        before forfeits did) is scored and credited to nobody, never a crash.
+        """
+        players = {player.name: player.id for player in active_players(self.session)}
+        result = _only_players_paid(go.score_game(self.state), players)
         for player, points in result.nomic_points.items():
             ledger.record(
                 self.session,
-                find_player_by_name(self.session, player).id,
+                players[player],
                 "points",
                 points,
                 occurred_at=at,
@@ -146,9 +149,34 @@ class GoAdapter:
 
     def rename_player(self, old: str, new: str) -> None:
         """Rule 151 earlier in this post: the state loaded before it follows the name."""
-        self._players = None
         if self._state is not None:
             self._state = go.renamed(self._state, old, new)
+
+    def forfeit_player(self, name: str, at: datetime) -> Forfeited:
+        """Rule 14: ``name`` forfeited; eir stones, Go Score, alliances and consents go.
+
+        ``go.forfeited`` keeps eir record under a Lost Soul label; the stored
+        ko positions' alliances follow it (rule 1639 E compares them), as
+        they follow a rename.  Saved with the post.
+        """
+        code = self.state.player_codes.get(name)
+        state, lost = go.forfeited(self.state, name)
+        if code is None or state == self.state:
+            return Forfeited()
+        rename_in_positions(self.session, name, lost_soul_label(name, code))
+        self._state, self.changed = state, True
+        if not lost.changed:
+            return Forfeited()
+        effects = tuple(
+            {
+                "game": GAME_NAME,
+                "point": go.format_point(point, self.size),
+                "change": "removed (rule 14: its owner forfeited)",
+                "owner": name,
+            }
+            for point in lost.stones
+        )
+        return Forfeited((describe_forfeiture(lost, self.size),), effects)
 
     def notes(self, visible_text: str) -> tuple[str, ...]:
         """Rule 1639 H: a board drawn in the post that disagrees with the result."""
@@ -172,8 +200,7 @@ class GoAdapter:
     def changed_boards(self) -> tuple[Board, ...]:
         if not self.changed:
             return ()
-        self._players = None  # the post may have registered a player since
-        return (Board(BOARD_TITLE, go.render_board(self.state, self.players)),)
+        return (Board(BOARD_TITLE, go.render_board(self.state, legend_names(self.state))),)
 
     def save(self) -> None:
         if not self.changed or self._state is None:
@@ -189,16 +216,78 @@ class GoAdapter:
         self._record.version += 1
 
 
-def load_game(
-    session: Session, size: int, players: list[str]
-) -> tuple[GameRecord | None, go.GoState]:
-    """The stored game, or a new one; every active player is in it, in join order."""
+def load_game(session: Session, size: int) -> tuple[GameRecord | None, go.GoState]:
+    """The stored game, or a new one.
+
+    Only the players in the game have a record and a mark: a player joins
+    it by eir first Move or consent, or by being named in a consent (rule
+    1639 H; Trust II: every registered player's mark ran out at 56).
+    """
     record = session.scalar(select(GameRecord).where(GameRecord.name == GAME_NAME))
     if record is None:
-        state = go.new_game(go.GoParameters(size=size))
-    else:
-        state = go.state_from_json(record.state)  # history: only what the JSON still holds
-    return record, go.add_players(state, players)
+        return record, go.new_game(go.GoParameters(size=size))
+    return record, go.state_from_json(record.state)  # history: only what the JSON still holds
+
+
+def _only_players_paid(result: go.ScoreResult, players: Iterable[str]) -> go.ScoreResult:
+    """``result`` with no Nomic points for a total that is no player's (rule 14)."""
+    current = set(players)
+    totals = tuple(
+        total if total.player in current else replace(total, nomic_points=0)
+        for total in result.totals
+    )
+    return replace(result, totals=totals)
+
+
+def legend_names(state: go.GoState) -> list[str]:
+    """Rule 1639 H's legend: the players in the game, in the order they joined it.
+
+    A forfeit's record (``go.is_retired``) is left out: it keeps its board
+    code only for the ko history, and holds no stone, Go Score or Ally.
+    """
+    return [record.name for record in state.players if not go.is_retired(record)]
+
+
+def rename_in_positions(session: Session, old: str, new: str) -> int:
+    """Rule 1639 E compares alliances "in either state": earlier positions' follow the name.
+
+    Only rule set B's rows (``game`` "go") hold alliances; A's hold none.
+    Returns how many rows changed.
+    """
+    count = 0
+    for row in session.scalars(select(GoPosition).where(GoPosition.game == GAME_NAME)):
+        if any(old in pair for pair in row.alliances):
+            # Sorted as ``bot.games.go.serialize`` writes them.
+            renamed = (
+                sorted(new if name == old else name for name in pair) for pair in row.alliances
+            )
+            row.alliances = sorted(renamed)
+            count += 1
+    return count
+
+
+def describe_forfeiture(lost: go.Forfeiture, size: int) -> str:
+    """What a forfeit took from rule set B's game, for the forfeit's ruling (rule 14)."""
+    parts = []
+    if lost.stones:
+        points = ", ".join(go.format_point(point, size) for point in lost.stones)
+        many = len(lost.stones) > 1
+        parts.append(
+            f"eir stone{'s' if many else ''} at {points} {'are' if many else 'is'} removed from "
+            "the board (rule 1639 A: a Stone belongs to a player); not a capture, so no Go "
+            "Points change hands (1639 D)"
+        )
+    if lost.score:
+        parts.append(f"eir Go Score of {lost.score} is gone")
+    if lost.allies:
+        parts.append(f"eir alliance with {', '.join(lost.allies)} ends (1639 B)")
+    if lost.consents:
+        lapsed = ", ".join(f"{first} to {second}" for first, second in lost.consents)
+        one = len(lost.consents) == 1
+        parts.append(
+            f"the pending consent{'' if one else 's'} {lapsed} laps{'es' if one else 'e'} (1639 C)"
+        )
+    return "Political Go: " + "; ".join(parts)
 
 
 class StoredHistory:
@@ -279,7 +368,7 @@ def describe_score(before: go.GoState, result: go.ScoreResult) -> str:
             f"  {total.player}: Go Score {total.go_score} + territory {total.territory_points}"
             f" = {total.total}; Nomic points gained: {total.nomic_points}"
         )
-    lines += ["", "The final board:", "", go.render_board(before, [p.name for p in before.players])]
+    lines += ["", "The final board:", "", go.render_board(before, legend_names(before))]
     lines.append("The board, the alliances and every Go Score are now reset (rule 1639 G).")
     return "\n".join(lines)
 
@@ -342,20 +431,68 @@ def describe_event(event: go.GoEvent, size: int) -> str:
 
 
 def go_view(session: Session, services: Services) -> tuple[str, dict[str, Any]]:
+    """``nomicbot state go``: the board and everything the next ruling reads.
+
+    Item 13 of Trust II: besides the board, the JSON holds each player's
+    record (rule 1639 C's one Move per Checking Period and its Ally bar read
+    it), the pending consents (C), what rule 1639 F reads, and a digest of
+    the ko history (E), so two games that would be judged differently never
+    compare equal.  The text adds the pending consents when there are any.
+    """
     if services.settings.go.rules == "A":
         from bot.engine.games.go_anomic import view
 
         return view(session, services)
-    players = [player.name for player in active_players(session)]
-    _record, state = load_game(session, services.settings.go.board_size, players)
+    _record, state = load_game(session, services.settings.go.board_size)
     size = state.parameters.size
+    in_game = [state.record_of(name) for name in legend_names(state)]
+    consents = sorted([list(pair) for pair in state.pending_consents])
     data = {
         "rules": "B",
         "size": size,
         "stones": {go.format_point(point, size): owner for point, owner in state.stones.items()},
         "alliances": sorted(sorted(pair) for pair in state.alliances),
-        "scores": {record.name: record.score for record in state.players},
-        "marks": {record.name: record.mark for record in state.players},
+        "pending_consents": consents,  # [consenter, other]: rule 1639 C's first consents
+        "scores": {record.name: record.score for record in in_game},
+        "marks": {record.name: record.mark for record in in_game},
+        "players": [_record_data(record) for record in state.players],
         "moves": state.move_number,
+        "last_mover": state.last_mover,
+        "last_move_was_pass": state.last_move_was_pass,  # rule 1639 F
+        "stones_quiet_since": state.stones_quiet_since,  # rule 1639 F, a Checking Period
+        "ko_history": ko_history_summary(session, GAME_NAME),  # rule 1639 E
     }
-    return go.render_board(state, players), data
+    text = go.render_board(state, legend_names(state))
+    if consents:
+        listed = "; ".join(f"{first} to {second}" for first, second in consents)
+        text += f"Pending consents to alliances (rule 1639 C): {listed}\n"
+    return text, data
+
+
+def _record_data(record: go.PlayerRecord) -> dict[str, Any]:
+    return {
+        "name": record.name,
+        "mark": record.mark,
+        "score": record.score,
+        "last_move_number": record.last_move_number,
+        "last_checking_period": record.last_checking_period,
+        "lost_soul": go.is_retired(record),  # a forfeit's record (rule 14), kept for 1639 E
+    }
+
+
+def ko_history_summary(session: Session, game: str) -> dict[str, Any]:
+    """How many earlier positions ``game`` keeps in ``go_position``, and a SHA-256 of them.
+
+    The positions themselves can run to thousands; the digest changes with
+    any of them, so equal views mean equal histories.
+    """
+    rows = session.execute(
+        select(GoPosition.board, GoPosition.alliances, GoPosition.move_number).where(
+            GoPosition.game == game
+        )
+    ).all()
+    lines = sorted(
+        json.dumps([row.board, row.alliances, row.move_number], ensure_ascii=False) for row in rows
+    )
+    digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    return {"positions": len(rows), "sha256": digest}

@@ -15,7 +15,7 @@ result is mailed to the list.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import asdict, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -24,12 +24,14 @@ from sqlalchemy.orm import Session
 
 from bot.config import GoSettings
 from bot.engine import ledger
+from bot.engine.forfeits import Forfeited
 from bot.engine.games.go import board_disagreement
 from bot.engine.players import find_player_by_name
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.games import dice
 from bot.games.errors import ActionError, IllegalActionError
 from bot.games.go import anomic
+from bot.games.lost_souls import is_lost_soul_label
 from bot.parser import ParsedAction
 from bot.store.models import GameRecord, GoPosition, Message
 
@@ -307,6 +309,31 @@ class AnomicGoAdapter:
         if self._state is not None:
             self._state = anomic.renamed(self._state, old, new)
 
+    def forfeit_player(self, name: str, at: datetime) -> Forfeited:
+        """Rule 14 of seed 004: ``name`` forfeited; eir Stones, alliances and offers go.
+
+        ``anomic.forfeited`` keeps eir record under a Lost Soul label; the
+        Board left is saved with the post as a configuration (rule 368 a).
+        """
+        state, lost = anomic.forfeited(self.state, name)
+        if state == self.state:
+            return Forfeited()
+        self._state, self.changed = state, True
+        if not lost.changed:
+            return Forfeited()
+        point = state.parameters.format_point
+        effects = tuple(
+            {
+                "game": GAME_NAME,
+                "point": point(where),
+                "change": "removed (rule 14: its owner forfeited)",
+                "owner": name,
+                "game_number": state.game_number,
+            }
+            for where in lost.stones
+        )
+        return Forfeited((describe_forfeiture(lost, state.parameters),), effects)
+
     # -- plumbing ------------------------------------------------------------
 
     def _player(self, action: ParsedAction) -> str:
@@ -474,6 +501,37 @@ def describe_event(event: anomic.AnomicEvent, parameters: anomic.AnomicParameter
     raise AssertionError(f"unknown Go event {event!r}")
 
 
+def describe_forfeiture(lost: anomic.Forfeiture, parameters: anomic.AnomicParameters) -> str:
+    """What a forfeit took from rule set A's game, for the forfeit's ruling (rule 14)."""
+    parts = []
+    if lost.stones:
+        points = ", ".join(parameters.format_point(point) for point in lost.stones)
+        parts.append(
+            f"eir Stones In Play at {points} leave the Board (rule 376; not a capture, "
+            "rule 369 divides nothing)"
+        )
+    held = [
+        f"{count} {kind}{'' if count == 1 else 's'}{after}"
+        for count, kind, after in (
+            (lost.reserve, "Reserve Stone", ""),
+            (lost.captured, "Captured Stone", ""),
+            (lost.captures, "Stone", " captured this game"),
+        )
+        if count
+    ]
+    if held:
+        parts.append(f"e loses eir {', '.join(held)} (rules 373, 370)")
+    if lost.allies:
+        parts.append(f"eir alliance with {', '.join(lost.allies)} ends")
+    if lost.offers:
+        void = ", ".join(f"{first} to {second}" for first, second in lost.offers)
+        one = len(lost.offers) == 1
+        parts.append(
+            f"the alliance offer{'' if one else 's'} {void} {'is' if one else 'are'} void (368.2)"
+        )
+    return "Political Go: " + "; ".join(parts)
+
+
 def short_result(result: anomic.EndResult) -> str:
     scores = (
         ", ".join(f"{score.player} {score.total}" for score in result.scores) or "no Go players"
@@ -507,10 +565,20 @@ def describe_end(result: anomic.EndResult, before: anomic.AnomicState) -> str:
 
 
 def view(session: Session, services: Services) -> tuple[str, dict[str, Any]]:
-    """``nomicbot state go``: the board and the data of the game."""
+    """``nomicbot state go``: the board and the data of the game.
+
+    Item 13 of Trust II: the JSON holds all the next ruling reads: each
+    record (the 19-hour limit, rule 374's purchases, being a Go player),
+    offers, the last placer (368 c), what rule 365's ending reads, the
+    Dragons left without Liberties (369), and a digest of the game's
+    configurations (368 a).
+    """
+    from bot.engine.games.go import ko_history_summary
+
     _record, state = load_state(session, services.settings.go)
     parameters = state.parameters
     land = anomic.territories(state)
+    in_game = [record for record in state.players if not is_lost_soul_label(record.name)]
     data = {
         "rules": "A",
         "size": parameters.size,
@@ -520,7 +588,7 @@ def view(session: Session, services: Services) -> tuple[str, dict[str, Any]]:
         # Rule 370's Go score if the game were scored now (dead Dragons aside).
         "scores": {
             record.name: record.captures + land.get(record.name, 0)
-            for record in state.players
+            for record in in_game
             if record.is_go_player
         },
         "stones_held": {
@@ -529,12 +597,22 @@ def view(session: Session, services: Services) -> tuple[str, dict[str, Any]]:
                 "in_play": state.in_play(record.name),
                 "captured": record.captured,
             }
-            for record in state.players
+            for record in in_game
         },
-        "marks": {record.name: record.mark for record in state.players},
+        "marks": {record.name: record.mark for record in in_game},
+        # Every record as stored, a forfeit's (rule 14) included: its board code
+        # keeps the superko log readable.
+        "players": [
+            asdict(record) | {"lost_soul": is_lost_soul_label(record.name)}
+            for record in state.players
+        ],
         "moves": state.move_number,
         "game": state.game_number,
         "last_placer": state.last_placer,
+        "started_nweek": state.started_nweek,  # rule 365's ending
+        "last_placement_nweek": state.last_placement_nweek,
+        "breathless": sorted(parameters.format_point(point) for point in state.breathless),
+        "superko_history": ko_history_summary(session, position_tag(state.game_number)),
         "consul": services.settings.go.consul,
     }
     return render(state, services.settings.go), data

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from bot.config import HoldingsSettings
 from bot.engine import holdings
+from bot.engine.forfeits import Forfeited, forfeit_in_adapters
 from bot.engine.games.base import GameAdapter
 from bot.engine.players import (
     forfeit_player,
@@ -75,6 +76,8 @@ class RosterAdapter:
         self.statements: list[int] = []  # the players whose statements this post asked for
         # Renames (old, new) the post's other adapters have not yet been told of.
         self.renames: list[tuple[str, str]] = []
+        # Forfeits (names) the games and offices have not yet been told of (rule 14).
+        self.forfeits: list[str] = []
 
     @classmethod
     def from_services(cls, session: Session, services: Services) -> RosterAdapter:
@@ -131,6 +134,8 @@ class RosterAdapter:
             self.session, player.id, at=turn.occurred_at, message_pk=self._pk(turn)
         )
         forfeit_player(self.session, player, turn.nweek)
+        # Every game and office takes its part in ``after_action`` (bot.engine.forfeits).
+        self.forfeits.append(player.name)
         self.roster_changed = True
         summary = f"{player.name} forfeits, loses all e held and becomes a Lost Soul"
         return self._applied(action, turn, summary, "14", player)
@@ -263,11 +268,14 @@ def after_action(
     adapters: Mapping[str, GameAdapter], action: ParsedAction, turn: Turn, ruling: Ruling
 ) -> Ruling:
     """The engine's hook after each action: rule 205's implied Off Leave (see
-    ``RosterAdapter``), and a rename (rule 151) told to the post's other adapters.
+    ``RosterAdapter``), a rename (rule 151) told to the post's other adapters,
+    and a forfeit (rule 14) told to every game and office.
 
     The stored states were rewritten by the rename itself; an adapter that
     loaded its state earlier in the post catches up here, before the post's
-    next action, so that action and the adapter's save use the new name.
+    next action, so that action and the adapter's save use the new name.  A
+    forfeit goes through the adapters alone (``forfeit_in_adapters``), which
+    save it with the post; what each took is added to the forfeit's ruling.
     """
     adapter = adapters.get(RosterAdapter.prefix)
     if not isinstance(adapter, RosterAdapter):
@@ -275,4 +283,16 @@ def after_action(
     while adapter.renames:
         old, new = adapter.renames.pop(0)
         rename_in_adapters(adapters.values(), old, new)
+    while adapter.forfeits:
+        name = adapter.forfeits.pop(0)
+        taken = forfeit_in_adapters(adapters.values(), name, turn.occurred_at)
+        ruling = _with_forfeiture(ruling, taken)
     return adapter.implied_off_leave(action, turn, ruling)
+
+
+def _with_forfeiture(ruling: Ruling, taken: Forfeited) -> Ruling:
+    """The forfeit's ruling, saying what each game and office took (rule 14)."""
+    if not taken.notes and not taken.effects:
+        return ruling
+    summary = "; ".join((ruling.summary, *taken.notes))
+    return replace(ruling, summary=summary, effects=(*ruling.effects, *taken.effects))

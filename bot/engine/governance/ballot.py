@@ -65,6 +65,8 @@ class Decision:
     roll: dice.Roll | None
     proof: str
     points: int  # gained (positive) or lost (negative)
+    # False when the proponent is a Lost Soul (rule 14): nothing is paid either way.
+    proponent_is_player: bool = True
 
 
 def run_ballot(session: Session, services: Services, after: datetime, until: datetime) -> None:
@@ -189,8 +191,13 @@ def _decide(
     passed = result.outcome is Outcome.PASSED
     spec = PASSAGE_BONUS if passed else FAILURE_PENALTY
     roll, proof = _roll(session, services, nweek, proposal.serial, spec, at)
-    points = _pay(session, proposal, passed, roll.total, result.concluded_at)
     status = Status.PASSED if passed else Status.FAILED
+    # Rule 19 rewards "its proponent, if one exists"; a Lost Soul holds nothing
+    # (rule 14), so the proposal of one who forfeited is decided and pays nobody.
+    # The dice are rolled all the same, so every later roll stays where it was.
+    if proposal.proponent_id not in {player.id for player in active_players(session)}:
+        return Decision(proposal, closed, result, status, roll, proof, 0, False)
+    points = _pay(session, proposal, passed, roll.total, result.concluded_at)
     return Decision(proposal, closed, result, status, roll, proof, points)
 
 
@@ -297,6 +304,11 @@ def _reward_text(decision: Decision) -> str:
     proponent = decision.proposal.proponent
     if decision.status is Status.SHELVED:
         return "no reward or penalty: a Shelved proposal neither passes nor fails (rule 23)"
+    if not decision.proponent_is_player:
+        return (
+            f"no reward or penalty: {proponent} has forfeited, and a Lost Soul holds "
+            "nothing (rules 19, 14)"
+        )
     if decision.status is Status.PASSED:
         return f"{proponent} gains {decision.points} points and 1 Temporary Honor (rule 19)"
     return f"{proponent} loses {-decision.points} points (rule 19; never below zero, rule 21)"

@@ -266,8 +266,7 @@ def go_pending(session: Session, services: Services, at: datetime) -> tuple[str,
     """Whether the game ends at the next Checkpoint (rule 1639 F), which the bot then does."""
     from bot.engine.games.go import load_game
 
-    players = [player.name for player in active_players(session)]
-    _record, state = load_game(session, services.settings.go.board_size, players)
+    _record, state = load_game(session, services.settings.go.board_size)
     checkpoint = ntime.next_checkpoint(services.clock.config, at)
     if checkpoint is None:
         return ("The Clock is Off: no Checkpoint is due.",)

@@ -490,9 +490,21 @@ class DigestAdapter:
 # -- the view ----------------------------------------------------------------------------------
 
 
-def digests_view(session: Session, services: Services) -> tuple[str, dict[str, Any]]:
-    """``nomicbot state digests``: what each Ministry's digest holds now, and who receives it."""
-    at = datetime.now(UTC)
+def wall_clock() -> datetime:
+    """Now, for a view asked for without an instant (the only read of the wall clock here)."""
+    return datetime.now(UTC)
+
+
+def digests_view(
+    session: Session, services: Services, at: datetime | None = None
+) -> tuple[str, dict[str, Any]]:
+    """``nomicbot state digests [--at INSTANT]``: what each Ministry's digest holds at
+    ``at`` (default: now), and who receives it.
+
+    Given an instant, the view is a function of the store and that instant
+    alone: the wall clock is read only when none is given (Trust II, item 13).
+    """
+    at = wall_clock() if at is None else at
     assignment = assign_sections(session, services, at)
     parts = [
         _ministry_part(session, assignment, ministry) for ministry in assignment.ministries.items

@@ -24,6 +24,7 @@ from bot.engine.governance.election_state import (
     Phase,
     Timetable,
     describe_instant,
+    forfeited_book,
     load_book,
     renamed_book,
     save_book,
@@ -33,6 +34,7 @@ from bot.engine.governance.ministries import (
     Ministries,
     Ministry,
     elected,
+    forfeited_ministries,
     load_ministries,
     renamed_ministries,
     save_ministries,
@@ -128,6 +130,15 @@ class ElectionDesk:
             first_nweek = self.services.clock.config.epoch_reading.nweek
             entries = self.services.settings.ministries
             self._ministries_record, _ = load_ministries(self.session, entries, first_nweek)
+
+    def forfeit_player(self, name: str, at: datetime) -> tuple[str, ...]:
+        """Rule 14: ``name`` forfeited; eir Ministries, Deputyhoods and part in the
+        Elections in progress end (``forfeited_ministries``, ``forfeited_book``)."""
+        book, election_notes = forfeited_book(self.book, name)
+        ministries, ministry_notes = forfeited_ministries(self.ministries, name, at)
+        if book != self.book or ministries != self.ministries:
+            self.book, self.ministries, self.changed = book, ministries, True
+        return (*ministry_notes, *election_notes)
 
     def godel(self) -> str | None:
         """Kurt Godel, the holder of the Meta-Ministry (rule 625 D.2), if any."""
@@ -229,6 +240,9 @@ class ElectionDesk:
 
     def close_voting(self, election: Election, at: datetime) -> None:
         """Rule 1823: when the Duration Concludes, "a single choice ... is selected"."""
+        if not election.candidates:
+            self._close_without_candidates(election, at)
+            return
         source = self._draw_source(at, f"election-{election.number}-count")
         result = methods.tally_election(
             election.method, actual_votes(election), election.candidates, ShuffledChoice(source)
@@ -279,8 +293,19 @@ class ElectionDesk:
         self._close(election, at, pick, count_lines(election, result), Drawn())
         return f"{pick} is selected by the Moderator's pick; {election.ministry} is eirs"
 
+    def _close_without_candidates(self, election: Election, at: datetime) -> None:
+        """Every Candidate forfeited (rule 14) before the count: nobody can be selected."""
+        lines = (
+            f"{election.label()}: the voting closed with no candidate left, so nobody "
+            "can be selected; the Ministry stays as it was.",
+        )
+        self._close(election, at, None, lines, Drawn())
+
     def settle_by_draw(self, election: Election, at: datetime) -> None:
         """No pick in time: a recorded draw stands in for the Moderator (docs/readings.md)."""
+        if not election.candidates:
+            self._close_without_candidates(election, at)
+            return
         result = methods.tally_election(
             election.method, actual_votes(election), election.candidates, NoDraws()
         )

@@ -296,3 +296,56 @@ def _renamed_election(election: Election, old: str, new: str) -> Election:
         ),
         winner=None if election.winner is None else swap(election.winner),
     )
+
+
+# -- a player's forfeit (rule 14) ---------------------------------------------------------
+
+
+def forfeited_book(book: ElectionBook, name: str) -> tuple[ElectionBook, tuple[str, ...]]:
+    """``book`` after ``name`` forfeited (rule 14), and what changed, in words.
+
+    Only Elections in progress change; closed ones are the record of what
+    happened.  Rule 625 B nominates "players" and makes "all players" the
+    Eligible Voters, so a Lost Soul's nominations are withdrawn (eir
+    candidacy with them: e leaves the candidates, and every ballot, cast
+    while the candidates were fixed, drops em and stays a full ranking of
+    those left) and eir ballots no longer count.  A Lost Soul can post no
+    pick, so when e is the Moderator nobody is asked and a recorded draw
+    stands in (docs/readings.md, 1823 C.2, C.3).  Nominations e made and
+    Elections e called stand.
+    """
+    notes: list[str] = []
+    elections: list[Election] = []
+    for election in book.elections:
+        changed = _forfeited_election(election, name) if election.phase.in_progress else election
+        if changed != election:
+            notes.append(_forfeit_note(election, changed, name))
+        elections.append(changed)
+    return ElectionBook(tuple(elections)), tuple(notes)
+
+
+def _forfeited_election(election: Election, name: str) -> Election:
+    return replace(
+        election,
+        nominations=tuple(item for item in election.nominations if item.nominee != name),
+        candidates=tuple(item for item in election.candidates if item != name),
+        ballots=tuple(
+            replace(item, choices=tuple(choice for choice in item.choices if choice != name))
+            for item in election.ballots
+            if item.voter != name
+        ),
+        moderator=None if election.moderator == name else election.moderator,
+    )
+
+
+def _forfeit_note(before: Election, after: Election, name: str) -> str:
+    lost = []
+    if any(item.nominee == name for item in before.nominations):
+        lost.append("eir nomination is withdrawn")
+    if name in before.candidates:
+        lost.append("e is no longer a Candidate")
+    if any(item.voter == name for item in before.ballots):
+        lost.append("eir vote no longer counts")
+    if before.moderator == name and after.moderator is None:
+        lost.append("e is no longer its Moderator (a recorded draw stands in for a pick)")
+    return f"{before.label()}: {'; '.join(lost)} (rules 625 B, 1823)"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
+from bot.engine.forfeits import Forfeited
 from bot.engine.governance.election_desk import ElectionDesk, last_ballots
 from bot.engine.governance.election_state import (
     Answer,
@@ -318,6 +319,10 @@ class ElectionsAdapter:
     def rename_player(self, old: str, new: str) -> None:
         if self._desk is not None:
             self._desk.rename_player(old, new)
+
+    def forfeit_player(self, name: str, at: datetime) -> Forfeited:
+        """Rule 14: what ``name``'s forfeit takes from the Ministries and Elections."""
+        return Forfeited(self.desk().forfeit_player(name, at))
 
     def save(self) -> None:
         if self._desk is not None:

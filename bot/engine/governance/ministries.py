@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from bot.config import MinistryEntry
 from bot.games.errors import AmbiguousActionError, IllegalActionError
+from bot.games.lost_souls import lost_soul_label
 from bot.store.models import GameRecord
 
 RECORD_NAME = "ministries"
@@ -204,6 +205,42 @@ def renamed_ministries(ministries: Ministries, old: str, new: str) -> Ministries
         for item in ministries.items
     )
     return replace(ministries, items=items)
+
+
+def forfeited_ministries(
+    ministries: Ministries, name: str, at: datetime
+) -> tuple[Ministries, tuple[str, ...]]:
+    """``ministries`` after ``name`` forfeited (rule 14), and what changed, in words.
+
+    Rule 625 A: a Ministry "may be held by a single player", so each one e
+    held is Open from ``at``; rule 625 B's five ndays run from then, and its
+    last holder is kept as a Lost Soul's (``lost_soul_label``), so nobody,
+    e on rejoining included, counts as "emself".  Its Deputies lose their
+    Deputyhood with it: rule 1272 empowers them only for "the Ministers who
+    designate them".  Rule 1272's Deputies are players, so e is no longer a
+    Deputy anywhere.
+    """
+    notes: list[str] = []
+    items: list[Ministry] = []
+    for item in ministries.items:
+        if item.holder == name:
+            if item.deputies:
+                deputies = ", ".join(item.deputies)
+                one = len(item.deputies) == 1
+                status = "is no longer a Deputy" if one else "are no longer Deputies"
+                notes.append(
+                    f"{item.name} is Open (rule 625 A) and {deputies} {status} for it (rule 1272)"
+                )
+            else:
+                notes.append(f"{item.name} is Open (rule 625 A)")
+            item = replace(
+                item, holder=None, deputies=(), open_since=at, last_holder=lost_soul_label(name)
+            )
+        elif name in item.deputies:
+            notes.append(f"e is no longer a Deputy for {item.name} (rule 1272)")
+            item = replace(item, deputies=tuple(d for d in item.deputies if d != name))
+        items.append(item)
+    return replace(ministries, items=tuple(items)), tuple(notes)
 
 
 # -- Deputies (rule 1272) -------------------------------------------------------

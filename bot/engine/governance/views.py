@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from bot.engine.governance import polls as poll_store
 from bot.engine.governance.proposal_book import ProposalBook, load_book
+from bot.games.governance.polls import Flag, deadline_of
 
 if TYPE_CHECKING:
     from bot.engine.services import Services
@@ -36,6 +37,11 @@ def proposals_view(session: Session, services: Services) -> View:
             "status": proposal.status.value,
             "submitted_at": proposal.revisions[0].at.isoformat(),
             "text": proposal.current.text,
+            # What the next ruling on it reads: rescinding (rule 1440) and the
+            # next Ballot (rule 23) ask whether it was ever shelved; rule 216's kind.
+            "ever_shelved": proposal.ever_shelved,
+            "creates_rule": proposal.creates_rule,
+            "ballots": [nweek + 1 for nweek in proposal.ballots],
         }
         for proposal in (book.proposals[serial] for serial in sorted(book.proposals))
     ]
@@ -99,10 +105,25 @@ def polls_view(session: Session, services: Services) -> View:
 
 
 def _poll_data(session: Session, stored: poll_store.StoredPoll) -> dict[str, Any]:
+    """What may be published of a poll: its votes, electorate and deadline.
+
+    Rule 15 B keeps a Concealable poll's private voters out of the public
+    view entirely, so its Eligible Voters are shown only once it is closed
+    (beside the votes shown, they would name who voted privately), and only
+    the Duration's deadline is shown: an early conclusion may rest on
+    private votes.
+    """
     visible = poll_store.visible_votes(stored)
-    named = poll_store.names(session, [cast.voter for cast in visible.votes])
+    closed = stored.closed_at is not None
+    concealed = stored.poll.has(Flag.CONCEALABLE) and not closed
+    eligible = [] if concealed else sorted(stored.poll.eligible_voters)
+    named = poll_store.names(session, [cast.voter for cast in visible.votes] + eligible)
+    deadline = deadline_of(stored.poll.duration, stored.poll.called_at)
     return {
-        "closed": stored.closed_at is not None,
+        "closed": closed,
+        "called_at": stored.poll.called_at.isoformat(),
+        "deadline": deadline.isoformat() if deadline else None,
+        "eligible_voters": None if concealed else sorted(named[voter] for voter in eligible),
         "flags": sorted(flag.value for flag in stored.poll.flags),
         "votes": [
             {"voter": named[cast.voter], "vote": poll_store.vote_label(stored, cast)}

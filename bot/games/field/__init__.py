@@ -46,7 +46,9 @@ State (``state``): ``FieldState(match=None, objects=(), field_attributes,
     player, name)``, ``with_player_attribute(state, player, name, value)``,
     ``actions_performed(state, action, *, invoker=None, nweek=None) ->
     tuple[ActionRecord, ...]``; ``renamed(state, old, new) -> FieldState``
-    (rule 151: a player's objects, attributes and requests follow eir name).
+    (rule 151: a player's objects, attributes and requests follow eir name);
+    ``forfeited(state, name) -> tuple[FieldState, FieldForfeiture]`` (rule 14:
+    eir objects and attributes go, eir requests stay as a Lost Soul's).
 
 Actions (``actions``)
     ``RandomSource`` (Protocol: ``choice``, ``randint``, ``shuffle``, as
@@ -125,11 +127,13 @@ from bot.games.field.squares import (
 )
 from bot.games.field.state import (
     ActionRecord,
+    FieldForfeiture,
     FieldState,
     actions_performed,
     create_object,
     destroy_object,
     field_attribute,
+    forfeited,
     object_by_id,
     objects_at,
     objects_of_kind,
@@ -202,6 +206,8 @@ __all__ = [
     "objects_of_kind",
     "player_attribute",
     "renamed",
+    "forfeited",
+    "FieldForfeiture",
     "replace_object",
     "select_match",
     "squares_occupied",

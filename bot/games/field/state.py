@@ -28,6 +28,7 @@ from bot.games.field.objects import (
     squares_occupied,
 )
 from bot.games.field.squares import FieldGeometry, Square
+from bot.games.lost_souls import lost_soul_label
 
 
 @dataclass(frozen=True)
@@ -234,3 +235,47 @@ def _names_player(state: FieldState, name: PlayerId) -> bool:
         or any(player == name for player, _ in state.player_attributes)
         or any(record.invoker == name for record in state.history)
     )
+
+
+@dataclass(frozen=True)
+class FieldForfeiture:
+    """What a forfeit took from the Field: the Lost Soul's Field Objects (in
+    Priority List order) and the names of eir player attributes."""
+
+    player: PlayerId
+    objects: tuple[FieldObject, ...] = ()
+    attributes: tuple[str, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.objects or self.attributes)
+
+
+def forfeited(state: FieldState, name: PlayerId) -> tuple[FieldState, FieldForfeiture]:
+    """``state`` after ``name`` forfeited (rule 14 of seed 004), and what e lost.
+
+    Rule 14 takes "all game defined properties and attributes": the Field
+    Objects e owns (B-Chess's King and pieces, placed or waiting) are
+    destroyed, leaving the Priority List (seed 003), and eir player
+    attributes (Life's Team, B-Chess's Times captured) are gone.  The
+    match's record of eir requests stays, as a Lost Soul's
+    (``lost_soul_label``): it tells what happened, but neither e on
+    rejoining nor a later player of eir name inherits it (Life's one Tweak
+    per nweek is a new player's).  ``state`` itself when nothing names em.
+    """
+    if not _names_player(state, name):
+        return state, FieldForfeiture(name)
+    owned = tuple(item for item in state.objects if item.owner == name)
+    attributes = _attributes_of(state, name).names()
+    label = lost_soul_label(name)
+    history = tuple(
+        replace(record, invoker=label) if record.invoker == name else record
+        for record in state.history
+    )
+    after = replace(
+        state,
+        objects=tuple(item for item in state.objects if item.owner != name),
+        player_attributes=tuple(pair for pair in state.player_attributes if pair[0] != name),
+        history=history,
+    )
+    return after, FieldForfeiture(name, owned, attributes)

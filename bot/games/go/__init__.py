@@ -20,6 +20,9 @@ State (immutable)
     ``add_players(state: GoState, names: Iterable[PlayerId]) -> GoState``
     ``renamed(state: GoState, old: PlayerId, new: PlayerId) -> GoState``
     (rule 151: a name change keeps the player's record, stones and alliances)
+    ``forfeited(state, name) -> tuple[GoState, Forfeiture]`` (rule 14: the
+    Lost Soul's stones, Go Score, alliances and consents go; eir record stays
+    under a Lost Soul label, ``is_retired(record)``)
 
 Moves (rule 1639 C); each returns ``MoveResult(state, events, counts_as_move)``
 or raises ``IllegalActionError`` / ``AmbiguousActionError``
@@ -152,11 +155,14 @@ from bot.games.go.setup import (
 )
 from bot.games.go.state import (
     Alliance,
+    Forfeiture,
     GoState,
     PlayerId,
     PlayerRecord,
     PositionRecord,
     add_players,
+    forfeited,
+    is_retired,
     new_game,
     occupancy_key,
     renamed,
@@ -186,6 +192,7 @@ __all__ = [
     "Dragon",
     "DragonCaptured",
     "DragonSelector",
+    "Forfeiture",
     "GoEvent",
     "GoParameters",
     "GoState",
@@ -205,7 +212,9 @@ __all__ = [
     "divide_points",
     "dragons_at",
     "dragons_on_board",
+    "forfeited",
     "format_point",
+    "is_retired",
     "liberties",
     "new_game",
     "parse_board",

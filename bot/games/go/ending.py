@@ -36,6 +36,7 @@ from bot.games.go.state import (
     GoState,
     PlayerId,
     PositionRecord,
+    is_retired,
     with_position_recorded,
 )
 
@@ -111,8 +112,11 @@ def score_game(state: GoState) -> ScoreResult:
     for territory in found:
         for owner in territory.owners:
             earned[owner] += territory.points_each
+    # A forfeit's record (rule 14) holds no stone and no Go Score: not a player's total.
     totals = tuple(
-        _player_total(record.name, record.score, earned[record.name]) for record in state.players
+        _player_total(record.name, record.score, earned[record.name])
+        for record in state.players
+        if not is_retired(record)
     )
     return ScoreResult(found, totals)
 

@@ -12,9 +12,11 @@ import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from bot.games.errors import IllegalActionError
 from bot.games.go.marks import choose_mark
 from bot.games.go.parameters import B_NOMIC, GoParameters
 from bot.games.go.points import Point
+from bot.games.lost_souls import is_lost_soul_label, lost_soul_label
 
 PlayerId = str
 # Rule 1639 B: an alliance is between two players and is not transitive, so
@@ -195,7 +197,9 @@ def add_players(state: GoState, names: Iterable[PlayerId]) -> GoState:
     """``state`` with a record (and a fresh mark) for each new name, in order.
 
     Known names are left alone, so marks are stable as players join.  Raises
-    ``ValueError`` for an empty name or beyond 255 players.
+    ``ValueError`` for an empty name, and ``IllegalActionError`` (a refusal
+    the engine reports, not a defect) beyond 255 players: the board keeps one
+    byte per point.
     """
     names = tuple(names)
     if all(name in state.player_codes for name in names):
@@ -205,18 +209,22 @@ def add_players(state: GoState, names: Iterable[PlayerId]) -> GoState:
     for name in names:
         if name in known:
             continue
-        _check_new_player(name, len(records))
+        _check_new_player(name, len(records), state.parameters.rule_board)
         taken = {record.mark for record in records}
         records.append(PlayerRecord(name, choose_mark(name, taken, state.parameters.column_labels)))
         known.add(name)
     return state if len(records) == len(state.players) else replace(state, players=tuple(records))
 
 
-def _check_new_player(name: PlayerId, count: int) -> None:
+def _check_new_player(name: PlayerId, count: int, rule: str) -> None:
     if not name.strip():
         raise ValueError("a player's name must not be empty")
     if count >= MAXIMUM_PLAYERS:
-        raise ValueError(f"Political Go supports at most {MAXIMUM_PLAYERS} players")
+        raise IllegalActionError(
+            f"{name} cannot join the game: Political Go keeps at most {MAXIMUM_PLAYERS} "
+            "players (those who forfeited included), one board code each",
+            rule=rule,
+        )
 
 
 def renamed(state: GoState, old: PlayerId, new: PlayerId) -> GoState:
@@ -264,3 +272,74 @@ def _renamed_pairs(pairs: frozenset[Alliance], old: PlayerId, new: PlayerId) -> 
 
 def _swap(name: PlayerId, old: PlayerId, new: PlayerId) -> PlayerId:
     return new if name == old else name
+
+
+@dataclass(frozen=True)
+class Forfeiture:
+    """What a forfeit took from the game (rule 14 of seed 004; docs/readings.md).
+
+    ``stones`` are the points whose stones were removed, ``allies`` the
+    players whose alliance with the Lost Soul ended, ``consents`` the pending
+    consents to or from em that lapsed (as (consenter, other) pairs), and
+    ``score`` the Go Score e lost.
+    """
+
+    player: PlayerId
+    stones: tuple[Point, ...] = ()
+    allies: tuple[PlayerId, ...] = ()
+    consents: tuple[tuple[PlayerId, PlayerId], ...] = ()
+    score: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.stones or self.allies or self.consents or self.score)
+
+
+def is_retired(record: PlayerRecord) -> bool:
+    """Whether ``record`` is what a forfeit left of a Lost Soul (``forfeited``)."""
+    return is_lost_soul_label(record.name)
+
+
+def forfeited(state: GoState, name: PlayerId) -> tuple[GoState, Forfeiture]:
+    """``state`` after ``name`` forfeited (rule 14), and what e lost.
+
+    Rule 14 takes "all game defined properties and attributes", and rule
+    1639 A allows only "a Stone belonging to a certain player" on the board,
+    so eir stones are removed (not a capture: nobody gains or loses Go Points
+    by it, 1639 D), eir Go Score is gone, eir alliances end and consents to
+    or from em lapse (1639 B: Allies are Players).  It is not a Move: nobody's
+    one Move per Checking Period and nothing of 1639 F changes.  The board
+    left is recorded as a previous position (1639 E).
+
+    Eir record stays, renamed to a ``lost_soul_label``: board codes and marks
+    never change (the stored ko history is read by them), the Lost Soul's
+    earlier positions still compare as eirs, and the name is free, so
+    whoever bears it next (e on rejoining, or another player) starts afresh.
+    ``state`` itself when ``name`` has no record.
+    """
+    if not state.has_player(name):
+        return state, Forfeiture(name)
+    code = state.player_codes[name]
+    label = lost_soul_label(name, code)
+    before = state.record_of(name)
+    allies = tuple(sorted(state.allies_of(name)))
+    consents = tuple(sorted(pair for pair in state.pending_consents if name in pair))
+    stones = tuple(point for point, owner in enumerate(state.board) if owner == code)
+    state = renamed(state, name, label)
+    board = bytes(EMPTY if owner == code else owner for owner in state.board)
+    alliances = frozenset(pair for pair in state.alliances if label not in pair)
+    history = state.history
+    if stones:
+        history = with_position_recorded(history, PositionRecord(board, alliances))
+    players = tuple(
+        replace(record, score=0) if record.name == label else record for record in state.players
+    )
+    after = replace(
+        state,
+        board=board,
+        players=players,
+        alliances=alliances,
+        pending_consents=frozenset(pair for pair in state.pending_consents if label not in pair),
+        history=history,
+    )
+    return after, Forfeiture(name, stones, allies, consents, before.score)

@@ -7,6 +7,7 @@ import re
 from lark import Token, Transformer
 
 from bot.parser.area import Area
+from bot.parser.limits import whole_number
 
 NUMBER_WORDS = {
     word: value
@@ -45,7 +46,7 @@ REPEAT = 'a number of times such as "twice" or "3 times"'
 def number_from(token: Token) -> int:
     """The value of an INT or NUMBER_WORD token."""
     word = str(token).lower()
-    return NUMBER_WORDS[word] if word in NUMBER_WORDS else int(word)
+    return NUMBER_WORDS[word] if word in NUMBER_WORDS else whole_number(word)
 
 
 class CommonTransformer(Transformer[Token, object]):
@@ -63,7 +64,7 @@ class CommonTransformer(Transformer[Token, object]):
         if word in REPEAT_WORDS:
             return REPEAT_WORDS[word]
         digits = DIGITS.search(word)
-        return int(digits.group()) if digits else 1
+        return whole_number(digits.group()) if digits else 1
 
     def name(self, children: list[Token]) -> str:
         if len(children) == 1 and children[0].type.endswith("QUOTED"):

@@ -8,6 +8,7 @@ from lark import Token
 
 from bot.parser.area import ActionReading, Area
 from bot.parser.areas.common import CommonTransformer, number_from
+from bot.parser.limits import whole_number
 
 DICE = re.compile(r"(\d*)\s*d(\d+)", re.IGNORECASE)
 
@@ -19,7 +20,9 @@ def _dice_from(written: str, count: int | None = None) -> Dice:
     if match is None:  # the grammar's DICE and SIDES patterns always match
         raise ValueError(f"not dice: {written!r}")
     written_count, sides = match.groups()
-    return (count if count is not None else int(written_count or 1), int(sides))
+    # A thousand-digit count or die is refused by the dice rules, not the parser.
+    count = count if count is not None else whole_number(written_count or "1")
+    return (count, whole_number(sides))
 
 
 class DiceTransformer(CommonTransformer):

@@ -7,6 +7,7 @@ import pytest
 from bot.games.errors import ActionSyntaxError, IllegalActionError
 from bot.games.go import GoParameters, add_players, format_point, new_game, parse_point
 from bot.games.go.marks import choose_mark
+from bot.games.go.state import MAXIMUM_PLAYERS
 
 
 @pytest.mark.parametrize(
@@ -69,14 +70,27 @@ def test_marks_are_stable_as_players_join() -> None:
 
 
 def test_marks_never_use_column_letters_or_dot() -> None:
-    taken: set[str] = set()
-    # 43 letters that are not 9x9 column letters, then 12 symbols.
+    taken: list[str] = []
+    # 43 letters that are not 9x9 column letters, then 12 symbols: all ASCII.
     for number in range(55):
         mark = choose_mark(f"Player {number}", taken, "ABCDEFGHI")
         assert mark not in taken and mark not in "ABCDEFGHI." and len(mark) == 1
-        taken.add(mark)
-    with pytest.raises(ValueError, match="no board mark is left"):
-        choose_mark("One too many", taken, "ABCDEFGHI")
+        taken.append(mark)
+    assert all(mark.isascii() for mark in taken)
+    # Trust II, item 5: the 56th player used to raise; the fallback is one
+    # more single character (Greek first), so 1639 H's board still reads back.
+    assert choose_mark("Player 55", taken, "ABCDEFGHI") == "Γ"
+
+
+@pytest.mark.parametrize("size", [9, 19, 26])
+def test_every_board_has_a_distinct_one_character_mark_for_255_players(size: int) -> None:
+    labels = GoParameters(size=size).column_labels
+    taken: list[str] = []
+    for number in range(MAXIMUM_PLAYERS):
+        mark = choose_mark(f"Player {number}", taken, labels)
+        assert len(mark) == 1 and not mark.isspace() and mark not in labels + ".|-'[],"
+        taken.append(mark)
+    assert len(set(taken)) == MAXIMUM_PLAYERS
 
 
 def test_lowercase_columns_free_the_capital() -> None:

@@ -1,4 +1,5 @@
-"""The rules package imports only the standard library and the shared errors."""
+"""The rules package imports only the standard library, the shared errors and the
+shared Lost Soul labels of rule 14 (``bot.games.lost_souls``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import bot.games.go
 
 PACKAGE = Path(bot.games.go.__file__).parent
-ALLOWED_PREFIXES = ("bot.games.go", "bot.games.errors")
+ALLOWED_PREFIXES = ("bot.games.go", "bot.games.errors", "bot.games.lost_souls")
 
 
 def imported_modules(path: Path) -> set[str]:

@@ -9,7 +9,8 @@ division by most adjacent stones with recorded random ties (369), the end and
 scoring (365, 370, 371) and Stones as objects (373-377).
 
 State: ``AnomicParameters`` (``A_NOMIC`` the default), ``AnomicState``,
-``GoPlayer``, ``new_game``, ``add_players``, ``renamed`` (rule 151); set-up ``with_stones``,
+``GoPlayer``, ``new_game``, ``add_players``, ``renamed`` (rule 151), ``forfeited``
+and ``Forfeiture`` (rule 14 of seed 004); set-up ``with_stones``,
 ``with_alliances``, ``as_go_players``.
 Moves: ``place_stone``, ``offer_alliance``, ``accept_alliance``,
 ``withdraw_offer``, ``declare_war`` (each ``(state, MoveContext, ...) ->
@@ -48,6 +49,7 @@ from bot.games.go.anomic.events import (
     StonesTransferred,
     WarDeclared,
 )
+from bot.games.go.anomic.forfeit import Forfeiture, forfeited
 from bot.games.go.anomic.moves import (
     MoveContext,
     MoveResult,
@@ -112,6 +114,8 @@ __all__ = [
     "WarDeclared",
     "accept_alliance",
     "add_players",
+    "forfeited",
+    "Forfeiture",
     "as_go_players",
     "board_key",
     "board_to_marks",

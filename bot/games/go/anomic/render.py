@@ -14,6 +14,7 @@ import re
 
 from bot.games.go.anomic.state import AnomicParameters, AnomicState
 from bot.games.go.points import Point
+from bot.games.lost_souls import is_lost_soul_label
 
 _ROW = re.compile(r"^\s*(\d+)\s+(.*?)\s+\1\s*$")
 
@@ -38,7 +39,8 @@ def render_board(state: AnomicState, title: str = "Political Go (A Nomic rules 3
 
 def legend(state: AnomicState) -> list[str]:
     rows = [("Mark", "Player", "In Play", "Reserve", "Captured", "Captures", "Allies")]
-    for record in state.players:
+    # A forfeit's record (rule 14) keeps its board code only for the superko log.
+    for record in (item for item in state.players if not is_lost_soul_label(item.name)):
         allies = ", ".join(sorted(state.allies_of(record.name))) or "none"
         rows.append(
             (

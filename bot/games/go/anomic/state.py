@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from bot.games.errors import IllegalActionError
 from bot.games.go.anomic.superko import PositionLog
 from bot.games.go.marks import choose_mark
 from bot.games.go.points import Point, check_size, column_labels, format_point, parse_point
@@ -183,7 +184,10 @@ def new_game(parameters: AnomicParameters = A_NOMIC) -> AnomicState:
 
 
 def add_players(state: AnomicState, names: Iterable[PlayerId]) -> AnomicState:
-    """``state`` with a record (and a board mark) for each new name, in order."""
+    """``state`` with a record (and a board mark) for each new name, in order.
+
+    Raises ``IllegalActionError`` beyond ``MAXIMUM_PLAYERS`` records.
+    """
     records = list(state.players)
     known = set(state.player_codes)
     for name in names:
@@ -192,7 +196,12 @@ def add_players(state: AnomicState, names: Iterable[PlayerId]) -> AnomicState:
         if not name.strip():
             raise ValueError("a player's name must not be empty")
         if len(records) >= MAXIMUM_PLAYERS:
-            raise ValueError(f"Political Go supports at most {MAXIMUM_PLAYERS} players")
+            # A refusal, not a defect: the board keeps one byte per vertex.
+            raise IllegalActionError(
+                f"{name} cannot join the game: Political Go keeps at most {MAXIMUM_PLAYERS} "
+                "players (those who forfeited included), one board code each",
+                rule="366",
+            )
         taken = {record.mark for record in records}
         records.append(GoPlayer(name, choose_mark(name, taken, state.parameters.column_labels)))
         known.add(name)
