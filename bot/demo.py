@@ -128,6 +128,8 @@ def _printable(raw: bytes) -> str:
 class _CollectingTransport:
     """A transport that keeps mails in memory for the demo to print."""
 
+    recognises_repeats = False
+
     def __init__(self) -> None:
         self.mails: list[bytes] = []
 

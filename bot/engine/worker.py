@@ -1,8 +1,17 @@
 """The worker: processes queued messages one at a time, in arrival order.
 
-Each message is one transaction.  A message whose processing raises is
-rolled back and shunted with its traceback (Mailman's shunt queue); it is
-never lost, and ``requeue`` puts it back in the queue.
+Each message is one transaction, with the timed events due before it.  What
+goes wrong is sorted three ways (``bot.store.errors``):
+
+* a message whose processing raises (its COMMIT included) is rolled back
+  and shunted with its traceback (Mailman's shunt queue); it is never lost,
+  and ``requeue`` puts it back in the queue;
+* a timed event that raises is not the message's fault: the events are
+  settled on their own, the broken one shunted as an event
+  (``bot.engine.event_shunts``), and the message judged after them;
+* a transient database error or a system defect is nobody's post's fault:
+  it propagates, with nothing committed, to the caller (the daemon retries
+  the first with backoff and stops the process on the second).
 """
 
 from __future__ import annotations
@@ -13,13 +22,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer, sessionmaker
 
+from bot.engine.event_shunts import queued_event_count, rerun_queued_events, settle_events
 from bot.engine.prepare import WINDOW, ParallelPipeline
-from bot.engine.scheduler import advance_clock
+from bot.engine.scheduler import TimedEventFailed, advance_clock
 from bot.engine.services import Services
 from bot.engine.unit import process_message
+from bot.store.errors import is_system_defect, is_transient, summary
 from bot.store.models import Message, Shunt
 
 log = logging.getLogger(__name__)
@@ -41,11 +52,17 @@ def process_queue(
     """Process queued messages oldest arrival first until none is left (or ``limit``).
 
     With ``pipeline``, the pure stages of the next posts run ahead in
-    another process while each post is judged here, in order.
+    another process while each post is judged here, in order.  Re-queued
+    timed events run first where they are due among the waiting posts.
+    Raises what ``process_next`` raises.
     """
     release_held(session_factory, services)
+    events_waiting = queued_event_count(session_factory) > 0
     processed = shunted = 0
     while limit is None or processed + shunted < limit:
+        if events_waiting:
+            next_arrival = _next_arrival(session_factory)
+            events_waiting = rerun_queued_events(session_factory, services, next_arrival) > 0
         if pipeline is not None and pipeline.in_flight < WINDOW // 2:
             pipeline.submit(_upcoming(session_factory))
         outcome = process_next(session_factory, services, pipeline)
@@ -57,7 +74,16 @@ def process_queue(
             processed += 1
         else:
             shunted += 1
+    if events_waiting and limit is None:
+        rerun_queued_events(session_factory, services)
     return QueueReport(processed, shunted)
+
+
+def _next_arrival(session_factory: sessionmaker[Session]) -> datetime | None:
+    with session_factory() as session:
+        return session.scalar(
+            select(func.min(Message.received_at)).where(Message.status == "queued")
+        )
 
 
 def _upcoming(session_factory: sessionmaker[Session]) -> list[tuple[int, bytes]]:
@@ -76,24 +102,47 @@ def process_next(
     services: Services,
     pipeline: ParallelPipeline | None = None,
 ) -> bool | None:
-    """Process the next queued message: True if done, False if shunted, None if none."""
+    """Process the next queued message: True if done, False if shunted, None if none.
+
+    Raises transient database errors and system defects (``bot.store.errors``)
+    with nothing committed: the message stays queued.
+    """
+    while True:
+        try:
+            return _judge_next(session_factory, services, pipeline)
+        except TimedEventFailed as failure:
+            advancing_to = failure.advancing_to
+        # An event due before the message raised, not the message: settle the
+        # events on their own (shunting the broken one), then judge it.
+        settle_events(session_factory, services, advancing_to)
+
+
+def _judge_next(
+    session_factory: sessionmaker[Session],
+    services: Services,
+    pipeline: ParallelPipeline | None,
+) -> bool | None:
+    message_pk: int | None = None
     with session_factory() as session:
-        with session.begin():
-            message = _next_queued(session)
-            if message is None:
-                return None
-            message_pk = message.id
-            try:
-                prepared = pipeline.take(message_pk) if pipeline is not None else None
+        try:
+            with session.begin():  # commits here: a COMMIT that fails is handled below
+                message = _next_queued(session)
+                if message is None:
+                    return None
+                message_pk = message.id
                 advance_clock(session, services, message.received_at)
+                prepared = pipeline.take(message_pk) if pipeline is not None else None
                 process_message(session, message, services, prepared)
-                return True
-            except Exception:  # a defect: keep the message and the evidence
-                session.rollback()
-                error = traceback.format_exc()
-        log.error("message %s shunted:\n%s", message_pk, error)
-        shunt(session_factory, message_pk, error)
-        return False
+            return True
+        except TimedEventFailed:
+            raise
+        except Exception as error:  # a defect of this post: keep it and the evidence
+            if message_pk is None or is_transient(error) or is_system_defect(error):
+                raise
+            reason, trace = summary(error), traceback.format_exc()
+    log.error("message %s shunted:\n%s", message_pk, trace)
+    shunt(session_factory, message_pk, trace, reason)
+    return False
 
 
 def release_held(session_factory: sessionmaker[Session], services: Services) -> int:
@@ -108,21 +157,29 @@ def release_held(session_factory: sessionmaker[Session], services: Services) -> 
 
 def _next_queued(session: Session) -> Message | None:
     # The raw bytes are loaded only if used: a prepared post does not need them.
+    # FOR UPDATE (PostgreSQL; SQLite has no such clause): should a second
+    # worker ever run, it waits for this post and then finds it judged,
+    # rather than judging it twice or out of order.
     return session.scalars(
         select(Message)
         .options(defer(Message.raw))
         .where(Message.status == "queued")
         .order_by(Message.received_at, Message.id)
         .limit(1)
+        .with_for_update()
     ).first()
 
 
-def shunt(session_factory: sessionmaker[Session], message_pk: int, error: str) -> None:
+def shunt(
+    session_factory: sessionmaker[Session], message_pk: int, error: str, reason: str = ""
+) -> None:
+    """Set the message aside with the traceback ``error``; ``reason`` is its one-line summary
+    (default: the traceback's last line)."""
     with session_factory.begin() as session:
         message = session.get(Message, message_pk)
         assert message is not None
         message.status = "shunted"
-        message.status_reason = error.strip().splitlines()[-1][:500]
+        message.status_reason = reason or error.strip().splitlines()[-1][:500]
         session.add(Shunt(message_pk=message_pk, traceback=error, shunted_at=datetime.now(UTC)))
 
 

@@ -1,19 +1,42 @@
 """The sender: delivers committed outbox rows, once each, retrying with backoff.
 
-Rows are claimed (status ``sending``) and committed before the transport is
-called, then marked ``sent``, a batch at a time.  If the process dies between
-the relay's acceptance and that last commit, the rows are left ``sending``;
-at start-up ``recover_interrupted`` returns them to ``pending``.  The Maildir
-transport recognises a mail it already wrote by its Message-ID, so it
-delivers exactly once; through SMTP a rare duplicate keeps its Message-ID.
+Through an SMTP relay, one row at a time: the row is claimed (status
+``sending``, one more attempt) and committed, handed to the relay, and
+marked ``sent`` in a commit of its own as soon as the relay accepted it, so
+a crash repeats at most the one mail in flight (Trust II, item 7).  A row
+left ``sending`` by a crash is returned to ``pending`` by
+``recover_interrupted`` at start-up and sent again, with the same
+Message-ID (derived when the mail was composed and stored in the row's
+bytes), by which the list and mail clients drop the repeat.  A transport
+that recognises a repeat itself (the Maildir, by Message-ID: exactly once)
+has rows claimed and marked 50 at a time, which keeps two commits per mail
+off an archive's replay.
+
+The Date header (Trust II, item 9).  A mail is composed with the instant it
+reports on: a ruling with its post's arrival (rule 3 B), a scheduled report
+with its event, which the daemon's scheduler handles an hour late
+(``bot.daemon.SCHEDULER_LAG``).  The daemon passes its clock, and the Date
+becomes the moment the mail is handed to the transport, never earlier than
+the composed instant (a reply never predates its post, whatever the skew
+between our clock and the one that stamped the post's arrival); a retry or
+a repeat after a crash is dated when it is sent again.  Without a clock (a
+replay, the demo, the tests' ``deliver``) the composed Date stands: a replay
+re-enacts the game as if each mail had gone out at the instant it reports
+on, so replaying an archive writes the same mails every time, whenever it
+runs.  Only the sent bytes carry the new Date; the stored row keeps the
+composed ones.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import smtplib
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime, parsedate_to_datetime
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, Result, select, update
@@ -26,9 +49,12 @@ log = logging.getLogger(__name__)
 
 BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_CAP = timedelta(hours=6)
-# Rows claimed, sent and marked together.  A crash mid-batch leaves its rows
-# "sending"; recover_interrupted sends them again (a Maildir recognises them
-# by Message-ID; through SMTP at most one batch may go out twice).
+# The header block's Date field, with any folded continuation lines.
+DATE_FIELD = re.compile(rb"^Date:[^\n]*\n(?:[ \t][^\n]*\n)*", re.IGNORECASE | re.MULTILINE)
+HEADER_END = re.compile(rb"\r?\n\r?\n")
+# Rows claimed, sent and marked together where a repeat costs nothing: a
+# Maildir recognises a mail it already wrote by its Message-ID.  Through a
+# relay each row is its own batch, marked ``sent`` as soon as it is accepted.
 BATCH_SIZE = 50
 
 
@@ -45,17 +71,24 @@ def deliver_pending(
     sender: str,
     max_attempts: int,
     now: datetime | None = None,
+    clock: Callable[[], datetime] | None = None,
 ) -> DeliveryReport:
-    sent = deferred = failed = 0
+    """Deliver every row due at ``now`` (default: the wall clock), oldest first.
+
+    ``clock``, when given, dates each mail when it is handed to the
+    transport (see the module's docstring); None keeps the composed Date.
+    Raises only what the transport raises besides OSError and
+    smtplib.SMTPException, which are recorded on the row and retried.
+    """
     due = _due(session_factory, now or datetime.now(UTC))
-    for start in range(0, len(due), BATCH_SIZE):
-        for result in _deliver_batch(
-            session_factory, transport, sender, due[start : start + BATCH_SIZE], max_attempts
-        ):
-            sent += result == "sent"
-            deferred += result == "pending"
-            failed += result == "failed"
-    return DeliveryReport(sent, deferred, failed)
+    size = BATCH_SIZE if transport.recognises_repeats else 1
+    results: Counter[str] = Counter()
+    for start in range(0, len(due), size):
+        batch = due[start : start + size]
+        results.update(
+            _deliver_batch(session_factory, transport, sender, batch, max_attempts, clock)
+        )
+    return DeliveryReport(results["sent"], results["pending"], results["failed"])
 
 
 def _due(session_factory: sessionmaker[Session], now: datetime) -> list[int]:
@@ -84,12 +117,14 @@ def _deliver_batch(
     sender: str,
     row_ids: list[int],
     max_attempts: int,
+    clock: Callable[[], datetime] | None,
 ) -> list[str]:
     """Claim the rows, send each, then mark the sent ones in one commit."""
     results, sent_ids = [], []
     for row in _claim(session_factory, row_ids):
+        raw = row.raw if clock is None else dated(row.raw, clock())
         try:
-            transport.send(row.raw, sender, row.recipients, row.message_id)
+            transport.send(raw, sender, row.recipients, row.message_id)
         except (OSError, smtplib.SMTPException) as error:
             results.append(
                 _record_failure(session_factory, row.id, row.attempts, max_attempts, error)
@@ -124,6 +159,29 @@ def _claim(session_factory: sessionmaker[Session], row_ids: list[int]) -> list[_
         ).all()
         rows = sorted(claimed, key=lambda row: row.id)
         return [_Claimed(r.id, r.message_id, r.raw, list(r.recipients), r.attempts) for r in rows]
+
+
+def dated(raw: bytes, sent_at: datetime) -> bytes:
+    """``raw`` with its Date header set to ``sent_at``, unless it is dated later already.
+
+    A mail without a Date header, or with one that does not parse, is left as is.
+    """
+    header_end = HEADER_END.search(raw)
+    field = DATE_FIELD.search(raw, 0, header_end.end() if header_end else len(raw))
+    if field is None:
+        return raw
+    try:
+        text = " ".join(field.group().decode("ascii").partition(":")[2].split())
+        composed = parsedate_to_datetime(text)
+    except (UnicodeDecodeError, TypeError, ValueError, IndexError):
+        return raw
+    if composed.tzinfo is None:  # "-0000": UTC, origin unknown (RFC 5322 3.3)
+        composed = composed.replace(tzinfo=UTC)
+    if composed >= sent_at:
+        return raw
+    line_end = b"\r\n" if field.group().endswith(b"\r\n") else b"\n"
+    value = format_datetime(sent_at.astimezone(UTC).replace(microsecond=0))
+    return raw[: field.start()] + f"Date: {value}".encode() + line_end + raw[field.end() :]
 
 
 def _record_failure(

@@ -16,6 +16,10 @@ from bot.config import OutboundSettings
 
 
 class Transport(Protocol):
+    # True if sending a Message-ID again delivers nothing more: the sender
+    # may then mark rows sent in batches (bot.outbound.sender).
+    recognises_repeats: bool
+
     def send(self, raw: bytes, sender: str, recipients: Sequence[str], message_id: str) -> None:
         """Deliver one message; raises OSError or smtplib.SMTPException on failure."""
         ...
@@ -28,6 +32,8 @@ class MaildirTransport:
     outbox row again (after a crash between delivery and the ``sent`` mark)
     finds it already there and writes nothing: exactly once.
     """
+
+    recognises_repeats = True
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -49,6 +55,8 @@ class MaildirTransport:
 
 class SmtpTransport:
     """Relays through an SMTP server (plain, STARTTLS or TLS, optional login)."""
+
+    recognises_repeats = False  # the relay delivers every copy it accepts
 
     def __init__(self, settings: OutboundSettings, timeout: float = 60.0) -> None:
         self.settings = settings

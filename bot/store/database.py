@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-MIGRATIONS = REPO_ROOT / "migrations"
+from bot.resources import resource_directory
+
+MIGRATIONS = resource_directory("migrations")
 
 
 def make_engine(url: str) -> Engine:
@@ -21,6 +22,7 @@ def make_engine(url: str) -> Engine:
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"timeout": 30})
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "savepoint", _begin_before_savepoint)
         return engine
     return create_engine(url, pool_pre_ping=True)
 
@@ -33,6 +35,28 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _begin_before_savepoint(connection: Connection, _name: str | None) -> None:
+    """Open the SQLite transaction a SAVEPOINT must belong to (Trust II, item 8).
+
+    The sqlite3 driver's legacy transaction control emits BEGIN only before
+    INSERT, UPDATE and DELETE, so a SAVEPOINT coming first (``ingest()``
+    stores each post in one) started a transaction of its own, and its
+    RELEASE committed the post at once, without the IMAP cursor of its batch.
+    SQLAlchemy's recipe (``isolation_level = None`` and BEGIN in a ``begin``
+    event) would cure this too, but it opens every transaction at its first
+    SELECT: a transaction that reads and then writes while another thread
+    commits fails at once with "database is locked" (SQLite cannot upgrade a
+    stale read snapshot), which is how the worker, the ingress and the
+    sender share this database.  So only a SAVEPOINT gets its BEGIN, as an
+    INSERT gets one from the driver; IMMEDIATE, since it is there to write.
+    """
+    dbapi_connection = connection.connection.dbapi_connection
+    if dbapi_connection is not None and not dbapi_connection.in_transaction:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("BEGIN IMMEDIATE")
+        cursor.close()
 
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:

@@ -117,6 +117,32 @@ class Shunt(Base):
     requeued_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
 
 
+class ShuntedEvent(Base):
+    """A timed event whose handler raised: set aside with its traceback, to be run again.
+
+    ``handler`` names the timed handler (``module.function``) and the event
+    is its run over ``(due_after, due_until]``; consecutive failures of one
+    handler are one row whose interval grows.  ``status`` is ``shunted``,
+    ``queued`` (re-queued by the operator: the worker runs it again) or
+    ``done`` (it ran without error).
+    """
+
+    __tablename__ = "shunted_event"
+    __table_args__ = (Index("ix_shunted_event_status_due", "status", "due_until"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    handler: Mapped[str] = mapped_column(String(200))
+    due_after: Mapped[datetime] = mapped_column(UtcDateTime())
+    due_until: Mapped[datetime] = mapped_column(UtcDateTime())
+    status: Mapped[str] = mapped_column(String(20), default="shunted")
+    failures: Mapped[int] = mapped_column(Integer, default=1)
+    error: Mapped[str] = mapped_column(Text)  # the traceback's last line
+    traceback: Mapped[str] = mapped_column(Text)
+    shunted_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    requeued_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    done_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+
 class ActionRecord(Base):
     """Append-only log of every action read from a post and the ruling on it."""
 

@@ -29,6 +29,7 @@ from bot.config import (
     TrustSettings,
 )
 from bot.engine.views import game_view
+from bot.outbound.compose import compose_report
 from bot.store.models import ActionRecord, Message
 from bot.testing import go_game
 from bot.testing.dovecot import ImapAccount
@@ -62,6 +63,29 @@ def game_settings(folder: Path, database_url: str = "", **sections: Any) -> Sett
 
 def make_app(folder: Path, database_url: str = "", **sections: Any) -> App:
     return build_app(game_settings(folder, database_url, **sections))
+
+
+def fill_outbox(app: App, count: int) -> list[str]:
+    """``count`` real scheduled mails, pending in the outbox; their Message-IDs.
+
+    They are composed as the scheduler composes a dice commitment, each with
+    its own key, so each has its own derived Message-ID.
+    """
+    with app.session_factory.begin() as session:
+        rows = [
+            compose_report(
+                app.services,
+                "dice-commitment",
+                f"outbox-{number}",
+                f"[dice] Commitment {number}",
+                "dice/commitment.txt.j2",
+                {"nweek": number, "commitment": f"{number:064x}"},
+                go_game.EPOCH,
+            )
+            for number in range(count)
+        ]
+        session.add_all(rows)
+    return [row.message_id for row in rows]
 
 
 def go_state(app: App) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 Register with ``pytest_plugins = ["bot.testing.fixtures"]`` in the top-level
 conftest.  ``dovecot`` and ``postgres`` start once per session, ``smtp_sink``
-once per test; ``imap_user`` adds a fresh mailbox user per test.
+once per test; ``imap_user`` adds a fresh mailbox user per test and
+``fresh_postgres_url`` a fresh, empty database on the session's PostgreSQL.
 
 A missing server FAILS the test with the install instruction: a skip would
 hide a missing install step in CI.  ``NOMICBOT_TEST_PG_URL``, when set, points
@@ -18,6 +19,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 from bot.testing.dovecot import DovecotServer, ImapAccount
 from bot.testing.postgres import PostgresDatabase, PostgresServer
@@ -26,6 +29,7 @@ from bot.testing.support import ServerError
 
 EXTERNAL_POSTGRES_VARIABLE = "NOMICBOT_TEST_PG_URL"
 _user_numbers = itertools.count(1)
+_database_numbers = itertools.count(1)
 
 
 @contextmanager
@@ -60,6 +64,20 @@ def postgres() -> Iterator[PostgresDatabase]:
         return
     with failing_when_unavailable("PostgreSQL"), PostgresServer() as server:
         yield PostgresDatabase(url=server.url)
+
+
+@pytest.fixture
+def fresh_postgres_url(postgres: PostgresDatabase) -> Iterator[str]:
+    """The URL of a new, empty database on the session's PostgreSQL, dropped afterwards."""
+    name = f"nomicbot_fresh_{os.getpid()}_{next(_database_numbers)}"
+    server = create_engine(postgres.url, isolation_level="AUTOCOMMIT")
+    with server.connect() as connection:
+        connection.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    yield make_url(postgres.url).set(database=name).render_as_string(hide_password=False)
+    with server.connect() as connection:
+        connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    server.dispose()
 
 
 @pytest.fixture

@@ -190,6 +190,19 @@ class PostgresServer(LoopbackServer):
         kept = {name: value for name, value in os.environ.items() if not name.startswith("PG")}
         return {**kept, "LC_ALL": "C", "HOME": str(self.root)}
 
+    def pause(self) -> None:
+        """Stop the server (fast shutdown) but keep its files: an outage; ``resume`` ends it.
+
+        Raises:
+            ServerStartError: pg_ctl stop failed; the log tail is quoted.
+        """
+        arguments = ["-D", str(self.root / "data"), "-m", "fast", "-w", "stop"]
+        self._run("pg_ctl", arguments, "pause (pg_ctl stop)")
+
+    def resume(self) -> None:
+        """Start the paused server again, on the same port and with the same data."""
+        self._pg_ctl_start()
+
     def stop(self) -> None:
         """Stop the cluster (fast shutdown) and remove its files."""
         # postmaster.pid rather than a flag: a start that timed out may still

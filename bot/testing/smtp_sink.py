@@ -76,9 +76,11 @@ class SmtpSink(LoopbackServer):
 
     host = LOOPBACK
 
-    def __init__(self, *, ready_timeout: float = 5.0) -> None:
+    def __init__(
+        self, *, ready_timeout: float = 5.0, handler: CapturingHandler | None = None
+    ) -> None:
         self.ready_timeout = ready_timeout
-        self._handler = CapturingHandler()
+        self._handler = handler or CapturingHandler()
         self._controller: Controller | None = None
         self._port = 0
 

@@ -13,6 +13,8 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
+from email import message_from_bytes
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,15 +24,18 @@ from sqlalchemy import select
 
 from bot.app import App
 from bot.config import OutboundSettings
+from bot.ingress.ingest import message_id_of
 from bot.outbound.sender import (
     BACKOFF_BASE,
     DeliveryReport,
+    dated,
     deliver_pending,
     recover_interrupted,
 )
 from bot.outbound.transports import MaildirTransport, SmtpTransport
 from bot.store.models import OutboxMessage
 from bot.testing import go_game
+from bot.testing.apps import fill_outbox
 from bot.testing.smtp_sink import SmtpSink
 from bot.testing.support import LOOPBACK, free_loopback_port
 
@@ -44,11 +49,14 @@ class ProcessDied(BaseException):
 class ScriptedTransport:
     """Raises the scripted errors, one per call, then delivers; records what it delivered."""
 
+    recognises_repeats = False
+
     def __init__(self, errors: Sequence[BaseException] = (), delay: float = 0.0) -> None:
         self.errors = list(errors)
         self.delay = delay
         self.calls = 0
         self.delivered: list[str] = []
+        self.raws: list[bytes] = []
         self.lock = threading.Lock()
 
     def send(self, raw: bytes, sender: str, recipients: Sequence[str], message_id: str) -> None:
@@ -60,6 +68,7 @@ class ScriptedTransport:
             raise error
         with self.lock:
             self.delivered.append(message_id)
+            self.raws.append(raw)
 
 
 @pytest.fixture
@@ -76,9 +85,13 @@ def rows(app: App) -> list[OutboxMessage]:
 
 
 def deliver(
-    app: App, transport: Any, at: datetime | None = None, max_attempts: int = 8
+    app: App,
+    transport: Any,
+    at: datetime | None = None,
+    max_attempts: int = 8,
+    clock: Callable[[], datetime] | None = None,
 ) -> DeliveryReport:
-    return deliver_pending(app.session_factory, transport, SENDER, max_attempts, at)
+    return deliver_pending(app.session_factory, transport, SENDER, max_attempts, at, clock)
 
 
 def later(seconds: float) -> datetime:
@@ -156,13 +169,13 @@ def test_two_senders_at_once_deliver_each_row_once(outbox_app: App) -> None:
 def test_a_delivery_cut_short_is_recovered_and_sent(outbox_app: App) -> None:
     with pytest.raises(ProcessDied):
         deliver(outbox_app, ScriptedTransport([ProcessDied()]))
-    # The whole batch was claimed before the process died.
-    assert [row.status for row in rows(outbox_app)] == ["sending", "sending"]
+    # Only the row in flight was claimed when the process died.
+    assert [row.status for row in rows(outbox_app)] == ["sending", "pending"]
     transport = ScriptedTransport()
-    assert deliver(outbox_app, transport) == DeliveryReport(0, 0, 0)  # never a claimed row
-    assert recover_interrupted(outbox_app.session_factory) == 2
+    assert deliver(outbox_app, transport) == DeliveryReport(1, 0, 0)  # never a claimed row
+    assert recover_interrupted(outbox_app.session_factory) == 1
     assert recover_interrupted(outbox_app.session_factory) == 0
-    assert deliver(outbox_app, transport) == DeliveryReport(2, 0, 0)
+    assert deliver(outbox_app, transport) == DeliveryReport(1, 0, 0)
     assert [row.status for row in rows(outbox_app)] == ["sent", "sent"]
     assert len(set(transport.delivered)) == 2
 
@@ -246,6 +259,8 @@ def test_maildir_transport_writes_each_message_id_once(tmp_path: Path) -> None:
 class DiesAfterWriting:
     """Writes the mail to the Maildir, then the process dies before the "sent" mark."""
 
+    recognises_repeats = True
+
     def __init__(self, maildir: MaildirTransport) -> None:
         self.maildir = maildir
 
@@ -263,3 +278,70 @@ def test_a_maildir_delivery_repeated_after_a_crash_writes_once(
     recover_interrupted(outbox_app.session_factory)
     assert deliver(outbox_app, maildir) == DeliveryReport(2, 0, 0)
     assert len(maildir_files(tmp_path / "out")) == 2
+
+
+# Trust II, item 7: a crash repeats at most the one mail in flight.
+CRASH_MAILS = 120
+# Where each run dies, counted in mails the relay accepted in that run: within
+# the first batch of the old sender (50 rows), across one, and a crash loop
+# faster than any batch (1, 3).
+KILLS = (7, 3, 60, 1, 20)
+
+
+class KilledAfterAccepting:
+    """The real relay accepts each mail; the process dies right after the ``kill_at``-th."""
+
+    recognises_repeats = False
+
+    def __init__(self, relay: SmtpTransport, kill_at: int) -> None:
+        self.relay = relay
+        self.kill_at = kill_at
+        self.accepted = 0
+
+    def send(self, raw: bytes, sender: str, recipients: Sequence[str], message_id: str) -> None:
+        self.relay.send(raw, sender, recipients, message_id)
+        self.accepted += 1
+        if self.accepted == self.kill_at:
+            raise ProcessDied()
+
+
+def sent_rows(app: App) -> int:
+    return sum(row.status == "sent" for row in rows(app))
+
+
+def test_a_sender_killed_after_the_relay_accepted_repeats_only_that_mail(
+    game_app: App, smtp_sink: SmtpSink
+) -> None:
+    fill_outbox(game_app, CRASH_MAILS)
+    relay = SmtpTransport(OutboundSettings(smtp_host=smtp_sink.host, smtp_port=smtp_sink.port))
+    for kill_at in KILLS:
+        before = sent_rows(game_app)
+        recover_interrupted(game_app.session_factory)  # what `nomicbot run` does first
+        with pytest.raises(ProcessDied):
+            deliver(game_app, KilledAfterAccepting(relay, kill_at))
+        # Every mail the relay accepted is marked but the one the crash cut off.
+        assert sent_rows(game_app) - before == kill_at - 1
+    recover_interrupted(game_app.session_factory)
+    deliver(game_app, relay)
+    delivered = Counter(message_id_of(mail.data) for mail in smtp_sink.messages)
+    print(f"{sum(delivered.values())} deliveries of {len(delivered)} mails, {len(KILLS)} kills")
+    assert sorted(delivered) == sorted(row.message_id for row in rows(game_app))
+    assert sent_rows(game_app) == CRASH_MAILS
+    # Each kill cut off one accepted mail before its mark, sent again after
+    # (the kill at 1 cut off that same mail again: it went out three times).
+    assert sum(delivered.values()) - len(delivered) == len(KILLS)
+
+
+def test_a_retry_is_dated_when_it_is_sent_again(outbox_app: App) -> None:
+    """Trust II, item 9: with a clock (the daemon's) the Date is the moment of sending."""
+    transport = ScriptedTransport([OSError("connection refused")] * 2)
+    first_try = datetime(2031, 5, 1, 3, 46, tzinfo=UTC)
+    assert deliver(outbox_app, transport, clock=lambda: first_try) == DeliveryReport(0, 2, 0)
+    retry = first_try + timedelta(minutes=1)
+    assert deliver(outbox_app, transport, later(40), clock=lambda: retry) == DeliveryReport(2, 0, 0)
+    dates = {parsedate_to_datetime(str(message_from_bytes(raw)["Date"])) for raw in transport.raws}
+    assert dates == {retry}
+    # The stored rows keep the instant they were composed for; only the Date moved.
+    stored = [row.raw for row in rows(outbox_app)]
+    assert not set(stored) & set(transport.raws)
+    assert {dated(raw, retry) for raw in stored} == set(transport.raws)

@@ -8,7 +8,8 @@ Minister); the clock is scripted, so nothing is normalised but the line ends
 SMTP adds.  No public mail, and no mail to anyone but the voter, shows the
 private vote before the Ballot concludes.  The same archive replayed from an
 mbox into a fresh database gives the same ``nomicbot state`` views and the
-same mails.
+same mails, but for the Date of those the daemon sent later than the instant
+they report on (a replay dates each mail with that instant).
 
 Regenerate the goldens on purpose with ``NOMICBOT_UPDATE_GOLDEN=1`` and review
 the diff.
@@ -54,6 +55,7 @@ UPDATE_VARIABLE = "NOMICBOT_UPDATE_GOLDEN"
 PRIVATE_VOTER = "erin@example.test"
 # How the results would show Erin's private votes; before the close, nowhere.
 PRIVATE_VOTE_LINE = re.compile(r"Erin: (Yes|No|Shelve|Abstain)\b")
+DATE_LINE = re.compile(r"^Date: (.*)$", re.MULTILINE)
 
 
 def judged(app: App) -> int:
@@ -91,6 +93,14 @@ def by_message_id(mails: list[EmailMessage], app: App) -> list[tuple[str, str]]:
     order = outbox_order(app)
     assert sorted(found) == sorted(message_id for message_id, _ in order)
     return [(golden_name(found[mid]), transcript(found[mid])) for mid, _ in order]
+
+
+def apart_from_dates(
+    transcripts: list[tuple[str, str]],
+) -> tuple[list[tuple[str, str]], list[datetime]]:
+    """The transcripts without their Date lines, and those Dates."""
+    dates = [parsedate_to_datetime(DATE_LINE.findall(text)[0]) for _, text in transcripts]
+    return [(name, DATE_LINE.sub("", text, count=1)) for name, text in transcripts], dates
 
 
 def golden_name(mail: EmailMessage) -> str:
@@ -154,7 +164,8 @@ def comparable_state(app: App) -> dict[str, Any]:
 
 
 def play_live(folder: Path, imap_user: ImapAccount, sink: SmtpSink) -> App:
-    """The nweek by IMAP through the daemon, its clock moved to the end once all is judged."""
+    """The nweek by IMAP through the daemon, its clock moved to the end once all is judged
+    and mailed (the daemon dates a mail when it sends it: bot.outbound.sender)."""
     posts = week_posts()
     append_to_mailbox(imap_user, [(post.raw(), post.at) for post in posts])
     outbound = OutboundSettings(smtp_host=sink.host, smtp_port=sink.port)
@@ -163,6 +174,7 @@ def play_live(folder: Path, imap_user: ImapAccount, sink: SmtpSink) -> App:
     clock = ScriptClock(posts[0].at)
     with running(live, clock) as daemon:
         assert wait_until(lambda: judged(live) == len(posts), timeout=40)
+        assert wait_until(lambda: len(sink.messages) == len(outbox_order(live)), timeout=20)
         clock.now = END + SCHEDULER_LAG
         daemon.work_ready.set()
         assert wait_until(lambda: handled_until(live) == END, timeout=20)
@@ -197,5 +209,13 @@ def test_a_governance_nweek_by_imap_matches_its_goldens_and_its_replay(
 
     replayed, archived = replay(tmp_path / "replay", posts)
     assert comparable_state(replayed) == comparable_state(live)
-    assert by_message_id(archived, replayed) == live_transcripts
+    live_texts, live_dates = apart_from_dates(live_transcripts)
+    replayed_texts, replayed_dates = apart_from_dates(by_message_id(archived, replayed))
+    assert replayed_texts == live_texts
+    # The replay dates each mail with the instant it reports on; the daemon, when it
+    # sent it: later only for the commitment it found waiting when it started and
+    # for the mails of the scheduler's last tick, an hour behind its clock.
+    sent_late = {posts[0].at, END + SCHEDULER_LAG}
+    for live_date, replayed_date in zip(live_dates, replayed_dates, strict=True):
+        assert live_date == replayed_date or (live_date > replayed_date and live_date in sent_late)
     assert outbox_order(replayed) == outbox_order(live)
