@@ -19,7 +19,8 @@ from bot.outbound.templates import make_environment
 from bot.outbound.transports import Transport, make_transport
 from bot.pipeline import PipelineSettings
 from bot.store.database import make_engine, make_session_factory, upgrade_database
-from bot.trust.keys import load_key_file
+from bot.trust.bot_key import GENERATED_RECORD, load_bot_key
+from bot.trust.keys import load_key_file, normalised_name
 from bot.trust.policy import TrustPolicy
 
 
@@ -45,7 +46,7 @@ def build_services(settings: Settings) -> Services:
             bot_addresses=frozenset({settings.bot.address.lower()}),
             list_addresses=frozenset({settings.bot.list_address.lower()}),
             required_list_id=settings.bot.list_id.strip().strip("<>").lower(),
-            trust=trust_policy(settings.trust),
+            trust=trust_policy(settings.trust, own_key_records(settings)),
             bot_domain=settings.bot_domain.lower(),
         ),
         master_secret=master_secret(settings),
@@ -53,8 +54,22 @@ def build_services(settings: Settings) -> Services:
     )
 
 
-def trust_policy(trust: TrustSettings) -> TrustPolicy:
-    records = load_key_file(trust.key_file) if trust.key_file else {}
+def own_key_records(settings: Settings) -> dict[str, str]:
+    """The bot's own published key record, so that it checks its records without DNS."""
+    if settings.bot.dkim_key_file:
+        key = load_bot_key(
+            settings.bot.dkim_key_file,
+            settings.bot.dkim_selector,
+            settings.bot_domain,
+            settings.data_path,
+        )
+        return {normalised_name(key.record_name): key.record}
+    made = settings.data_path / GENERATED_RECORD
+    return dict(load_key_file(made)) if made.exists() else {}
+
+
+def trust_policy(trust: TrustSettings, own: dict[str, str] | None = None) -> TrustPolicy:
+    records = {**(own or {}), **(load_key_file(trust.key_file) if trust.key_file else {})}
     return TrustPolicy(
         list_signature=trust.list_signature,
         list_signer=trust.list_signer.lower(),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -109,7 +110,12 @@ def run(context: click.Context) -> None:
     if warning:
         logging.getLogger("bot.trust").warning(warning)
         click.echo(f"WARNING: {warning}", err=True)
-    Daemon(app).run_until_signalled()
+    status = Daemon(app).run_until_signalled()
+    if status:
+        # A thread could not go on (logged): end now, non-zero, for systemd to
+        # restart us; a thread stuck in a call must not hold the exit back.
+        logging.shutdown()
+        os._exit(status)
 
 
 @main.command()
@@ -186,17 +192,24 @@ def _looks_like_email(data: bytes) -> bool:
 @main.command()
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option(
+    "--at",
+    "at_text",
+    metavar="INSTANT",
+    help="For digests: compute them at this instant (ISO 8601 UTC); default now.",
+)
 @common_options
 @click.pass_context
-def state(context: click.Context, game: str, as_json: bool) -> None:
+def state(context: click.Context, game: str, as_json: bool, at_text: str | None) -> None:
     """Show a game's state (go, players, dice, holdings)."""
     from bot.app import build_app
     from bot.engine.views import game_view
 
     app = build_app(settings_from(context))
+    at = _instant(at_text) if at_text else None
     with app.session_factory() as session:
         try:
-            view = game_view(session, app.services, game)
+            view = game_view(session, app.services, game, at=at)
         except KeyError:
             raise click.ClickException(
                 f"no game called {game!r}; try go, players, dice or holdings"
@@ -239,20 +252,26 @@ def db_upgrade(context: click.Context) -> None:
 @common_options
 @click.pass_context
 def shunted(context: click.Context) -> None:
-    """List messages whose processing failed (see also: shunted requeue)."""
+    """List posts and timed events whose processing failed (see also: shunted requeue)."""
     if context.invoked_subcommand is None:
         context.invoke(shunted_list)
 
 
 @shunted.command("list")
+@click.option("--traceback", "tracebacks", is_flag=True, help="Print each full traceback.")
 @common_options
 @click.pass_context
-def shunted_list(context: click.Context) -> None:
-    """List shunted messages with the last line of their traceback."""
+def shunted_list(context: click.Context, tracebacks: bool) -> None:
+    """List shunted messages, then shunted timed events, with the last line of their traceback.
+
+    An event's line reads "event N", its handler, the interval it was run
+    over, and whether it is shunted or queued to run again.
+    """
     from sqlalchemy import select
 
     from bot.app import build_app
-    from bot.store.models import Message
+    from bot.engine.event_shunts import shunted_events
+    from bot.store.models import Message, Shunt
 
     app = build_app(settings_from(context))
     with app.session_factory() as session:
@@ -264,7 +283,18 @@ def shunted_list(context: click.Context) -> None:
                 f"{row.id}\t<{row.message_id}>\t{row.received_at:%Y-%m-%d %H:%M}\t"
                 f"{row.status_reason}"
             )
-        click.echo(f"{len(rows)} shunted message(s)", err=True)
+            if tracebacks:
+                last = select(Shunt.traceback).where(Shunt.message_pk == row.id)
+                click.echo(session.scalars(last.order_by(Shunt.id.desc())).first() or "")
+        events = shunted_events(session)
+        for event in events:
+            click.echo(
+                f"event {event.id}\t{event.handler}\t({event.due_after:%Y-%m-%d %H:%M}, "
+                f"{event.due_until:%Y-%m-%d %H:%M}]\t{event.status}\t{event.error}"
+            )
+            if tracebacks:
+                click.echo(event.traceback)
+        click.echo(f"{len(rows)} shunted message(s), {len(events)} shunted event(s)", err=True)
 
 
 @main.command("refused")
@@ -303,19 +333,34 @@ def refused(context: click.Context, as_json: bool) -> None:
 
 @shunted.command("requeue")
 @click.argument("message", type=int, required=False)
-@click.option("--all", "everything", is_flag=True, help="Re-queue every shunted message.")
+@click.option("--event", type=int, metavar="N", help="Re-queue the shunted timed event N.")
+@click.option("--all", "everything", is_flag=True, help="Re-queue every shunted message and event.")
 @common_options
 @click.pass_context
-def shunted_requeue(context: click.Context, message: int | None, everything: bool) -> None:
-    """Put a shunted message (by number) or all of them back in the queue."""
+def shunted_requeue(
+    context: click.Context, message: int | None, event: int | None, everything: bool
+) -> None:
+    """Put a shunted message (by number), a shunted event, or all of them back in the queue.
+
+    The worker runs a re-queued event again at its place among the posts
+    still waiting; posts judged since it failed are not judged again.
+    """
     from bot.app import build_app
+    from bot.engine.event_shunts import requeue_events
     from bot.engine.worker import requeue
 
-    if message is None and not everything:
-        raise click.UsageError("name a message number, or --all")
+    if message is None and event is None and not everything:
+        raise click.UsageError("name a message number, --event N, or --all")
     app = build_app(settings_from(context))
-    count = requeue(app.session_factory, None if everything else message)
-    click.echo(f"{count} message(s) re-queued; `nomicbot run` or `replay` processes them")
+    count = events = 0
+    if everything or message is not None:
+        count = requeue(app.session_factory, None if everything else message)
+    if everything or event is not None:
+        events = requeue_events(app.session_factory, None if everything else event)
+    click.echo(
+        f"{count} message(s) re-queued, {events} event(s) re-queued; "
+        "`nomicbot run` or `replay` processes them"
+    )
 
 
 @main.group("go")
@@ -336,19 +381,8 @@ def go_setup(
 
     Example: nomicbot go setup Black d4 q16 q4
     """
-    from bot.app import build_app
-    from bot.engine.go_admin import setup_stones
-    from bot.games.errors import ActionError
-
-    app = build_app(settings_from(context))
     at = _instant(at_text) if at_text else datetime.now(UTC)
-    with app.session_factory() as session:
-        try:
-            summary = setup_stones(session, app.services, player, points, at)
-        except (ActionError, ValueError) as error:
-            raise click.ClickException(str(error)) from None
-        session.commit()
-    click.echo(summary)
+    _admin_act(context, "go.setup", {"player": player, "points": list(points)}, at)
 
 
 @go_group.command("history")
@@ -399,29 +433,8 @@ def ledger_credit(
 
     A negative amount follows "--": nomicbot ledger credit --reason fine -- Bob -5
     """
-    from bot.app import build_app
-    from bot.engine import ledger
-    from bot.engine.players import find_player_by_name
-    from bot.games.errors import ActionError
-
-    app = build_app(settings_from(context))
-    with app.session_factory() as session:
-        try:
-            found = find_player_by_name(session, player)
-            ledger.record(
-                session,
-                found.id,
-                currency,
-                amount,
-                occurred_at=datetime.now(UTC),
-                source="admin",
-                note=reason,
-            )
-        except (ActionError, ValueError) as error:
-            raise click.ClickException(str(error)) from None
-        balance = ledger.balance(session, found.id, currency)
-        session.commit()
-    click.echo(f"{found.name} now holds {balance} {currency}")
+    arguments = {"player": player, "amount": amount, "currency": currency, "reason": reason}
+    _admin_act(context, "ledger.credit", arguments, datetime.now(UTC))
 
 
 @main.command("verify-dice")
@@ -461,9 +474,8 @@ def player_address_group() -> None:
 @click.pass_context
 def player_address_add(context: click.Context, name: str, address: str) -> None:
     """Let the player called NAME post from ADDRESS as well."""
-    from bot.engine.players import add_address
-
-    _change_addresses(context, lambda session: add_address(session, name, address), "added to")
+    arguments = {"player": name, "address": address}
+    _admin_act(context, "player.address.add", arguments, datetime.now(UTC))
 
 
 @player_address_group.command("remove")
@@ -473,25 +485,35 @@ def player_address_add(context: click.Context, name: str, address: str) -> None:
 @click.pass_context
 def player_address_remove(context: click.Context, name: str, address: str) -> None:
     """Stop taking posts from ADDRESS as the player called NAME (never eir last one)."""
-    from bot.engine.players import remove_address
-
-    _change_addresses(
-        context, lambda session: remove_address(session, name, address), "removed from"
-    )
+    arguments = {"player": name, "address": address}
+    _admin_act(context, "player.address.remove", arguments, datetime.now(UTC))
 
 
-def _change_addresses(context: click.Context, change: Callable[[Any], Any], done: str) -> None:
+def _admin_act(
+    context: click.Context, command: str, arguments: dict[str, Any], at: datetime
+) -> None:
+    """Carry out an administrator's act as a signed record mailed to the list (docs/archive.md).
+
+    The record goes into the bot's own queue, so it takes effect now, in
+    order with the posts, and to the list, so that the archive holds it.
+    """
     from bot.app import build_app
-    from bot.games.errors import ActionError
+    from bot.runner import submit_record
+    from bot.trust.bot_key import load_bot_key
 
-    app = build_app(settings_from(context))
-    with app.session_factory() as session:
-        try:
-            player = change(session)
-        except ActionError as error:
-            raise click.ClickException(f"{error.message} (rule {error.rule})") from None
-        session.commit()
-    click.echo(f"address {done} {player.name}")
+    settings = settings_from(context)
+    # Made first, when the bot has none yet, so that the app knows its public half.
+    key = load_bot_key(
+        settings.bot.dkim_key_file,
+        settings.bot.dkim_selector,
+        settings.bot_domain,
+        settings.data_path,
+    )
+    app = build_app(settings)
+    status, reason = submit_record(app, key, command, arguments, at)
+    if status != "processed":
+        raise click.ClickException(reason)
+    click.echo(reason.removeprefix("admin record applied: "))
 
 
 @main.group("field")

@@ -37,6 +37,10 @@ class BotSettings:
     # When set, only posts that came through the list (List-Id naming it) are
     # acted on: the list, not the bot, checks that the sender is a member.
     list_id: str = ""
+    # The key that signs administrators' records in the archive
+    # (docs/archive.md); empty: made once in data_dir (dkim-private.pem).
+    dkim_key_file: str = ""
+    dkim_selector: str = "nomicbot"
 
 
 @dataclass(frozen=True)

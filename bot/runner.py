@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from sqlalchemy import select
 from tqdm import tqdm
 
 from bot.app import App
+from bot.engine.admin_records import KIND as RECORD_KIND
+from bot.engine.admin_records import compose_record_mail, new_record
+from bot.engine.event_shunts import settle_events
 from bot.engine.prepare import ParallelPipeline
-from bot.engine.scheduler import advance_clock
+from bot.engine.scheduler import TimedEventFailed
 from bot.engine.worker import QueueReport, process_queue
 from bot.ingress.ingest import ArrivingPost, IngestResult, ingest, ingest_many
 from bot.ingress.replay import archive_posts, count_posts
 from bot.outbound.sender import DeliveryReport, deliver_pending
 from bot.outbound.transports import Transport
+from bot.store.models import Message, OutboxMessage
+from bot.trust.bot_key import BotKey
 
 # Posts of an archive stored per transaction: storing is idempotent, so a
 # replay cut short just stores the rest next time.
@@ -40,16 +46,28 @@ def store_message(app: App, raw: bytes, source: str, received_at: datetime) -> I
         return ingest(session, raw, source, received_at)
 
 
-def deliver(app: App, transport: Transport) -> DeliveryReport:
+def deliver(
+    app: App, transport: Transport, clock: Callable[[], datetime] | None = None
+) -> DeliveryReport:
+    """Deliver the due outbox rows; ``clock`` dates each mail when it is sent (the
+    daemon), None keeps the instant it was composed for (a replay): see bot.outbound.sender."""
+    settings = app.settings
     return deliver_pending(
-        app.session_factory, transport, app.settings.bot.address, app.settings.outbound.max_attempts
+        app.session_factory,
+        transport,
+        settings.bot.address,
+        settings.outbound.max_attempts,
+        clock=clock,
     )
 
 
-def advance_to(app: App, instant: datetime) -> None:
-    """Handle scheduled events (nweek boundaries) up to ``instant``."""
-    with app.session_factory.begin() as session:
-        advance_clock(session, app.services, instant)
+def advance_to(app: App, instant: datetime) -> tuple[TimedEventFailed, ...]:
+    """Handle scheduled events (nweek boundaries) up to ``instant``.
+
+    A timed event that raises is shunted and the others still happen
+    (``bot.engine.event_shunts``); returns those that raised.
+    """
+    return settle_events(app.session_factory, app.services, instant)
 
 
 @dataclass(frozen=True)
@@ -100,3 +118,44 @@ def replay_archive(
     advance_to(app, until or datetime.now(UTC))
     delivery = deliver(app, transport)
     return ReplayReport(total, stored, duplicates, queue, delivery)
+
+
+def submit_record(
+    app: App, key: BotKey, command: str, arguments: dict[str, Any], at: datetime
+) -> tuple[str, str]:
+    """An administrator's act: signed, queued here, mailed to the list; (status, reason).
+
+    It takes effect when the worker reaches it, at ``at`` among the posts
+    (docs/archive.md); this drains the queue so that it has when this returns.
+    """
+    settings = app.settings
+    record = new_record(command, arguments, at)
+    message_id, raw = compose_record_mail(
+        record, key, settings.bot.address, settings.bot.name, settings.bot.list_address
+    )
+    now = datetime.now(UTC)
+    with app.session_factory.begin() as session:
+        ingest(session, raw, "admin", at)
+        session.add(
+            OutboxMessage(
+                message_id=message_id,
+                kind=RECORD_KIND,
+                recipients=[settings.bot.list_address],
+                raw=raw,
+                status="pending",
+                attempts=0,
+                created_at=now,
+                next_attempt_at=now,
+            )
+        )
+    process_queue(app.session_factory, app.services)
+    with app.session_factory.begin() as session:
+        stored = session.scalars(select(Message).where(Message.message_id == message_id)).one()
+        if stored.status != "processed":
+            # Nothing changed: the list need not hear of it (a replay would ignore it too).
+            unsent = select(OutboxMessage).where(
+                OutboxMessage.message_id == message_id, OutboxMessage.status == "pending"
+            )
+            for mail in session.scalars(unsent):
+                session.delete(mail)
+        return stored.status, stored.status_reason

@@ -8,13 +8,13 @@ either everything or nothing (and the message still queued).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bot.engine.admin_records import AdminRecord, RecordError, apply_record
 from bot.engine.games.base import GameAdapter, TurnPerPostAdapter
 from bot.engine.games.roster import after_action
 from bot.engine.players import player_for_address
@@ -24,6 +24,7 @@ from bot.engine.services import Services
 from bot.ingress.ingest import REFUSED_MARK, post_message_id
 from bot.outbound.compose import compose_ruling_reply
 from bot.parser import NotUnderstood, ParsedAction
+from bot.parser.limits import planned
 from bot.pipeline import PostContext, run_pipeline
 from bot.store.models import ActionRecord, Message
 
@@ -31,8 +32,9 @@ log = logging.getLogger(__name__)
 
 # Actions a non-player may take (rule 14: becoming a player).
 OPEN_TO_ANYONE = frozenset({"roster.register"})
-# Actions after which the post's later actions are taken under a new name.
-RENAMING = frozenset({"roster.register", "roster.rename"})
+# Actions after which the post's later actions are taken under a new name, or
+# (a forfeit, rule 14) by a Lost Soul, who is no player.
+RENAMING = frozenset({"roster.register", "roster.rename", "roster.forfeit"})
 
 
 @dataclass(frozen=True)
@@ -70,11 +72,14 @@ def process_message(
     if not _claim(session, message):
         _finish(message, "duplicate", "another copy of this post was judged")
         return
+    if context.admin_record is not None:
+        _apply_admin_record(session, message, context.admin_record, services)
+        return
     if context.stop_reason is not None:
         _finish(message, "ignored", context.stop_reason)
         return
     assert context.parsed is not None
-    if not context.parsed.actions and not context.parsed.not_understood:
+    if not context.parsed.actions and not context.parsed.not_understood and not context.remarks:
         _finish(message, "processed", "no actions")
         return
     effective_at = services.clock.effective_time(message.received_at)
@@ -113,7 +118,7 @@ def judge_post(
     )
     adapters = services.make_adapters(session)
     judged: dict[int, tuple[Ruling, int | None]] = {}
-    actions = list(_expanded(context.parsed.actions))
+    actions = list(planned(context.parsed.actions))  # rule 1896, with the limits on one post
     for position, action in enumerate(actions, start=1):
         if position in judged:
             continue  # judged with the other actions of its adapter's Turn
@@ -135,7 +140,7 @@ def judge_post(
     rulings = [judged[position][0] for position in sorted(judged)]
     actors = [judged[position][1] for position in sorted(judged)]
     boards: list[Board] = []
-    notes: list[str] = []
+    notes: list[str] = list(context.remarks)  # e.g. a body nested too deep to read
     for adapter in adapters.values():
         adapter.save()
         boards.extend(adapter.changed_boards())
@@ -148,13 +153,6 @@ def judge_post(
         effective_at,
         tuple(notes),
     )
-
-
-def _expanded(actions: tuple[ParsedAction, ...]) -> Iterator[ParsedAction]:
-    # Rule 1896: "I do X n times" performs X n times, sequentially.
-    for action in actions:
-        for _ in range(max(1, action.repeat) if not action.conditional else 1):
-            yield action
 
 
 def _judge_together(
@@ -198,6 +196,10 @@ def _judge_one(action: ParsedAction, turn: Turn, adapters: dict[str, GameAdapter
 
 def _refusal(action: ParsedAction, turn: Turn, adapter: object | None) -> Ruling | None:
     """The engine's own refusal of ``action``, before any game judges it, or None."""
+    if action.withheld:  # past the limits on one post (bot.parser.limits)
+        return not_taken(
+            action.action, action.args, action.text, turn, action.withheld, rule="1896"
+        )
     if action.conditional:
         return not_taken(
             action.action,
@@ -282,6 +284,19 @@ def _refuse(message: Message, reason: str) -> None:
         message.message_id = f"{message.message_id}{REFUSED_MARK}{message.id})"
     log.warning("post %s refused: %s", post_message_id(message.message_id), reason)
     _finish(message, "refused", reason)
+
+
+def _apply_admin_record(
+    session: Session, message: Message, record: AdminRecord, services: Services
+) -> None:
+    """An administrator's act, at its place in the stream (docs/archive.md)."""
+    try:
+        with session.begin_nested():
+            summary = apply_record(session, services, record, message.id)
+    except RecordError as error:
+        _finish(message, "ignored", str(error))
+        return
+    _finish(message, "processed", f"admin record applied: {summary}")
 
 
 def _claim(session: Session, message: Message) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.pipeline.admin import read_admin_record
 from bot.pipeline.author import find_author
 from bot.pipeline.context import PipelineSettings, PostContext
 from bot.pipeline.decode import decode
@@ -20,6 +21,7 @@ Stage = Callable[[PostContext], None]
 
 STAGES: tuple[Stage, ...] = (
     decode,
+    read_admin_record,
     guard_loops,
     check_origin,
     find_author,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from bot.trust.policy import TrustPolicy
 
 if TYPE_CHECKING:
+    from bot.engine.admin_records import AdminRecord
     from bot.mail.decode import DecodedMessage
     from bot.parser import ParseResult
     from bot.trust.results import AuthResults
@@ -41,6 +42,10 @@ class PostContext:
     parsed: ParseResult | None = None
     stop_reason: str | None = None
     notes: tuple[str, ...] = ()
+    # What the ruling must tell the author about the post as a whole (its
+    # body could not be read): a post with remarks is answered even without
+    # any action.
+    remarks: tuple[str, ...] = ()
     # Sent to the bot alone, not through the list (a Concealable vote, a
     # request for a digest): judged, but answered to the sender only.
     private: bool = False
@@ -52,6 +57,8 @@ class PostContext:
     list_results: AuthResults | None = None  # the list's own authentication results
     authentication: str = ""  # how the author was authenticated; "" if not
     claimed_secret: str = ""  # a private mail's "secret:" line, checked by the engine
+    # An administrator's record the bot signed (bot.engine.admin_records), verified.
+    admin_record: AdminRecord | None = None
 
     def stop(self, reason: str) -> None:
         self.stop_reason = reason

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import dkim
 
+from bot.trust.bot_key import BotKey
+
 # Mailman 3's default [ARC] sig_headers (mailman/config/schema.cfg).
 LIST_SIGNED_HEADERS = (
     "From",
@@ -42,19 +44,8 @@ LIST_SIGNED_HEADERS = (
 
 
 @dataclass(frozen=True)
-class SigningKey:
-    domain: str
-    selector: str
-    private_pem: bytes
-    public_base64: str
-
-    @property
-    def record_name(self) -> str:
-        return f"{self.selector}._domainkey.{self.domain}"
-
-    @property
-    def record(self) -> str:
-        return f"v=DKIM1; k=rsa; p={self.public_base64}"
+class SigningKey(BotKey):
+    """A test domain's key: signs as an author's domain does, and seals as a list does."""
 
     def dkim_sign(self, raw: bytes, **options: object) -> bytes:
         """``raw`` with this domain's DKIM-Signature on top (relaxed/simple, dkimpy's defaults)."""
