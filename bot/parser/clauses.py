@@ -32,7 +32,17 @@ from dataclasses import dataclass
 from bot.parser.area import Area
 from bot.parser.areas import AREAS
 
-ADVERBS = r"(?:(?:hereby|now|also|then|just|simply|formally|officially|publicly|therefore)\s+)*"
+# Adverbs and courtesies that may stand between "I" and the verb ("I hereby
+# respectfully vote"); grammar/common.lark's _adverb lists the same words.
+ADVERB_WORDS = (
+    "hereby|now|also|then|just|simply|formally|officially|publicly|therefore|respectfully"
+    "|humbly|kindly|gladly|happily|reluctantly|sadly|cheerfully|proudly|duly|again|first"
+    "|firstly|next|finally|further|additionally|thus|hence|accordingly|herewith|immediately"
+    "|quickly|boldly|really|definitely|openly|solemnly|hereupon|likewise|similarly"
+)
+ADVERBS = rf"(?:(?:{ADVERB_WORDS})\s+)*"
+# "Please" and "kindly" open a request addressed to the referee.
+COURTESY = r"(?:please|kindly|pls|plz)"
 CONNECTOR = r"(?:[,;]|\band\b|\bthen\b|\bplus\b|&)\s*(?:(?:and|then|also|afterwards)\s+)*"
 LINE_LEAD = r"(?:(?:then|also|and|now|so|ok|okay)[\s,]+)*"
 
@@ -63,7 +73,7 @@ LEADING_JOINERS = frozenset({"and", "but", "so", "or", "then", "also"})
 QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^'\n]{0,200}'(?!\w)|‘[^’]*’")
 REPORTED = re.compile(
     r"\b(?:said|says|say|wrote|writes|stated|states|claimed|claims|announced|announces"
-    r"|thinks|thought|told\s+\w+|asked|asks|posted|declared|replied|believes|suggested"
+    r"|thinks|(?<!much\s)(?<!some\s)(?<!long\s)(?<!more\s)(?<!deep\s)(?<!careful\s)thought|told\s+\w+|asked|asks|posted|declared|replied|believes|suggested"
     r"|suggests)\b(?:\s+that)?[\s,:]*$",
     re.IGNORECASE,
 )
@@ -118,22 +128,59 @@ class _Condition:
 
 @dataclass(frozen=True)
 class Prefilter:
-    any_trigger: re.Pattern[str]
+    """The anchor patterns, and a cheap test for sentences that hold no trigger at all.
+
+    Most triggers begin with a plain word or a choice of plain words ("roll",
+    "(?:select|choose|make)"); a sentence without any of those ``first_words``
+    can only hold a trigger of the ``residual`` pattern (the few others).
+    Looking words up in a set is much cheaper than searching every sentence
+    with the alternation of all triggers, and most sentences are prose.
+    """
+
+    first_words: frozenset[str]
+    residual: re.Pattern[str] | None
     bare_trigger: re.Pattern[str]
     subject: re.Pattern[str]
     line_start: re.Pattern[str]
     continuation: re.Pattern[str]
 
+    def may_hold_action(self, sentence: str) -> bool:
+        if not self.first_words.isdisjoint(PLAIN_WORD.findall(sentence.lower())):
+            return True
+        return self.residual is not None and self.residual.search(sentence) is not None
+
+
+# A trigger's leading plain word, or choice of plain words: "roll", "(?:buy|sell)".
+LEADING_WORD = re.compile(
+    r"(?P<word>[a-z]+)(?![a-z?*+{\[(|])|\(\?:(?P<words>[a-z]+(?:\|[a-z]+)*)\)(?![?*+{])"
+)
+PLAIN_WORD = re.compile(r"[a-z]+")
+
+
+def leading_words(trigger: str) -> tuple[str, ...]:
+    """The words one of which starts every match of ``trigger``; () if it cannot tell."""
+    match = LEADING_WORD.match(trigger)
+    if match is None:
+        return ()
+    return (match["word"],) if match["word"] else tuple(match["words"].split("|"))
+
 
 @functools.cache
-def prefilter(areas: tuple[Area, ...] = AREAS) -> Prefilter:
-    """The anchor patterns for the triggers of ``areas``."""
-    trigger = "(?:" + "|".join(t for area in areas for t in area.triggers) + r")\b"
+def prefilter(areas: tuple[Area, ...] = AREAS, extra: tuple[str, ...] = ()) -> Prefilter:
+    """The anchor patterns for the triggers of ``areas`` and the ``extra`` triggers."""
+    every = (*(t for area in areas for t in area.triggers), *extra)
+    trigger = "(?:" + "|".join(every) + r")(?:(?<=\W)|\b)"
+    residual = [each for each in every if not leading_words(each)]
     return Prefilter(
-        any_trigger=re.compile(rf"\b{trigger}", re.IGNORECASE),
+        first_words=frozenset(word for each in every for word in leading_words(each)),
+        residual=(
+            re.compile(r"(?<!\w)(?:" + "|".join(residual) + r")(?:(?<=\W)|\b)", re.IGNORECASE)
+            if residual
+            else None
+        ),
         bare_trigger=re.compile(trigger, re.IGNORECASE),
         subject=re.compile(
-            rf"(?<![\w'’-])(?:i(?:\s+|(?=['’]d\b))|(?<![^\s(\"“])please\s+){ADVERBS}{trigger}",
+            rf"(?<![\w'’-])(?:i(?:\s+|(?=['’][dm]\b))|(?<![^\s(\"“]){COURTESY}\s+){ADVERBS}{trigger}",
             re.IGNORECASE,
         ),
         line_start=re.compile(rf"{LINE_LEAD}(?P<trigger>{trigger})", re.IGNORECASE),
@@ -147,7 +194,7 @@ def is_question(sentence: str) -> bool:
 
 def find_clauses(sentence: str, starts_line: bool, patterns: Prefilter) -> tuple[Clause, ...]:
     """The candidate action clauses of ``sentence`` in order; none for a question."""
-    if is_question(sentence) or patterns.any_trigger.search(sentence) is None:
+    if is_question(sentence) or not patterns.may_hold_action(sentence):
         return ()  # most prose sentences stop at this one cheap search
     quoted = [match.span() for match in QUOTED.finditer(sentence)]
     anchors = [
@@ -168,7 +215,7 @@ def _leading_anchors(sentence: str, starts_line: bool, patterns: Prefilter) -> I
             start = match.start("trigger")
             yield Anchor(start=start, joined_at=start, kind=AnchorKind.LINE_START)
     for match in patterns.subject.finditer(sentence):
-        if match.group().lower().startswith("please") and not _opens_sentence(sentence, match):
+        if match.group()[:1] not in "iI" and not _opens_sentence(sentence, match):
             continue  # "Bob, please pass" asks Bob, not the referee
         yield Anchor(start=match.start(), joined_at=match.start(), kind=AnchorKind.SUBJECT)
 

@@ -28,20 +28,38 @@ import re
 from dataclasses import dataclass
 
 from bot.mail.comments import Span
+from bot.parser.documents import find_documents
 
 MARKERS = re.compile(r"\{\{|\}\}")
 PLACEHOLDER = re.compile(r"\{\{§(?P<number>[1-9][0-9]*)\}\}")
 TITLE = re.compile(r"__(?P<title>(?:(?!__)[^\n])+?)__")
 LEADING_TITLE = re.compile(r"\s*__(?P<title>(?:(?!__)[^\n])+?)__[ \t]*:?[ \t]*\n?")
+TITLE_LABEL = re.compile(r"\s*title[ \t]*:[ \t]*(?P<title>[^\n]*\S)[ \t]*(?:\n|$)", re.I)
+TEXT_LABEL = re.compile(r"\A\s*(?:text|body|proposal[ \t]+text)[ \t]*:[ \t]*", re.I)
+# Headings of a document written without delimiters (bot.parser.documents).
+HEADINGS = (
+    re.compile(r"\s*#{1,3}[ \t]+(?P<title>[^\n]*\S)[ \t]*\n"),
+    re.compile(r"\s*(?P<title>[^\n]*\S)[ \t]*\n[ \t]*(?:={3,}|-{3,})[ \t]*\n"),
+    re.compile(r"\s*(?P<title>[^\n.!?]{1,80}[^\n.!?:\s])[ \t]*\n[ \t]*\n(?=\s*\S)"),
+)
 SHORT_TEXT = 40
 
 
 @dataclass(frozen=True)
 class Delimited:
-    """A post with its blocks set aside: ``masked`` text and the blocks' inner texts."""
+    """A post with its blocks set aside: ``masked`` text and the blocks' inner texts.
+
+    ``undelimited`` holds the numbers of the blocks that were documents written
+    without ``{{ }}`` (``bot.parser.documents``).
+    """
 
     masked: str
     blocks: tuple[str, ...]
+    undelimited: frozenset[int] = frozenset()
+
+    def is_undelimited(self, placeholder: str) -> bool:
+        match = PLACEHOLDER.fullmatch(placeholder.strip())
+        return match is not None and int(match.group("number")) in self.undelimited
 
     def block(self, placeholder: str) -> str | None:
         """The inner text a placeholder stands for, or None if it is not one of ours."""
@@ -78,25 +96,51 @@ def block_spans(text: str) -> list[Span]:
 
 
 def set_apart(text: str) -> Delimited:
-    """``text`` with every outermost block replaced by its placeholder."""
+    """``text`` with every outermost block, and every undelimited document, replaced.
+
+    A ``{{ }}`` block inside an undelimited document is part of its text.
+    """
+    spans = block_spans(text)
+    documents = find_documents(text, spans)
+    parts: list[tuple[int, int, str, str]] = [
+        (document.start, document.end, document.inner, document.before) for document in documents
+    ]
+    parts.extend(
+        (start, end, text[start + 2 : end - 2], "")
+        for start, end in spans
+        if not any(document.start <= start < document.end for document in documents)
+    )
     pieces: list[str] = []
     blocks: list[str] = []
+    undelimited: set[int] = set()
     position = 0
-    for start, end in block_spans(text):
-        blocks.append(text[start + 2 : end - 2])
-        pieces.append(text[position:start])
-        pieces.append("{{§" + str(len(blocks)) + "}}")
+    for start, end, inner, before in sorted(parts):
+        blocks.append(inner)
+        if before:
+            undelimited.add(len(blocks))
+        pieces.extend([text[position:start], before, "{{§" + str(len(blocks)) + "}}"])
         position = end
     pieces.append(text[position:])
-    return Delimited(masked="".join(pieces), blocks=tuple(blocks))
+    return Delimited("".join(pieces), tuple(blocks), frozenset(undelimited))
 
 
-def split_title(inner: str) -> tuple[str | None, str]:
-    """A block's leading ``__Title__`` and the text without it (rule 217), else (None, text)."""
-    match = LEADING_TITLE.match(inner)
-    if match is None:
-        return None, clean_text(inner)
-    return match.group("title").strip(), clean_text(inner[match.end() :])
+def split_title(inner: str, headings: bool = False) -> tuple[str | None, str]:
+    """A block's leading title and the text without it, else (None, text).
+
+    Rule 217's ``__Title__``, or a "Title:" line; with ``headings`` (a
+    document written without delimiters) also a heading line: "# Title", a
+    line underlined with "===" or "---", or a short first line set off by a
+    blank line.  A "Text:" label before the text is dropped.
+    """
+    for pattern in (LEADING_TITLE, TITLE_LABEL, *(HEADINGS if headings else ())):
+        match = pattern.match(inner)
+        if match is not None:
+            return match.group("title").strip(), _body_text(inner[match.end() :])
+    return None, _body_text(inner)
+
+
+def _body_text(inner: str) -> str:
+    return clean_text(TEXT_LABEL.sub("", inner, count=1))
 
 
 def clean_text(inner: str) -> str:

@@ -58,6 +58,27 @@ def missing_name(sentence: str, column: int) -> NotUnderstood:
     )
 
 
+def is_registration_problem(problem: NotUnderstood) -> bool:
+    """Whether ``problem`` is a request to become a player that lacks its name (rule 14)."""
+    return problem.message.startswith(REGISTRATION_HINT)
+
+
+def ambiguous(sentence: str, column: int, readings: tuple[str, ...]) -> NotUnderstood:
+    """Rule 1896: a sentence that states one action or another states neither."""
+    quoted = " or ".join(f'"{reading}"' for reading in readings)
+    return NotUnderstood(
+        text=sentence,
+        column=column + 1,
+        expected=(),
+        message=(
+            f"This could mean {quoted}: rule 1896 takes only the actions you state,"
+            " so I took none of them; post again with the one you mean.\n"
+            + caret_lines(sentence, column)
+        ),
+        readings=readings,
+    )
+
+
 def describe_expected(expected: frozenset[str], grammar: PostGrammar) -> tuple[str, ...]:
     """What could have come next: the meaningful slots if any, else the keywords."""
     named = {grammar.describe(t) for t in expected if t != END and not grammar.is_keyword(t)}

@@ -17,14 +17,21 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
+from bot.mail.comments import strip_comments
+from bot.parser.areas import AREAS
+from bot.parser.ballots import NumberedBallot, numbered_ballot
 from bot.parser.clauses import Clause, find_clauses, prefilter
 from bot.parser.delimiters import PLACEHOLDER, TITLE, Delimited, set_apart, split_title
+from bot.parser.forms import plain_forms
 from bot.parser.grammar import ClauseReading, PostGrammar, post_grammar
-from bot.parser.messages import missing_name, not_understood
+from bot.parser.messages import ambiguous, missing_name, not_understood
 from bot.parser.reading import ClauseOutcome, read_clause
 from bot.parser.results import NotUnderstood, ParsedAction, ParseResult
 from bot.parser.sentences import Sentence, split_sentences
+from bot.parser.unrefereed import LEAD, read_unrefereed
+from bot.parser.unrefereed import triggers as unrefereed_triggers
 
 # What may follow a complete action in the same clause without changing it:
 # "I pass, which ends the game", "I roll 3d6 for the Arena".
@@ -75,6 +82,14 @@ BEFORE_BLOCK = re.compile(
     r"[ \t]*\n\s*(?=(?:" + TITLE.pattern + r"[ \t]*:?[ \t]*\n?\s*)?" + PLACEHOLDER.pattern + ")"
 )
 QUOTES = "\"'“”‘’"
+# "... or 3d6", "..., or place a stone at G4": an alternative to the action read.
+ALTERNATIVE = re.compile(r"[\s,]*or\s+(?P<rest>[^\s.!].*?)[\s.!]*", re.IGNORECASE | re.DOTALL)
+MAX_REPLACED_WORDS = 3
+# How many words after a verb a failure may come and still be prose.
+PROSE_WINDOW = 2
+# Verbs nobody on a nomic list uses but to act: "I vote against the proposal"
+# lacks its target (rule 1896) and is answered, not taken for prose.
+ALWAYS_ACTIONS = frozenset({"vote", "abstain"})
 
 
 class Trailing(enum.Enum):
@@ -96,12 +111,26 @@ def parse_post(text: str, limit: int | None = None) -> ParseResult:
     referee's limits on one post, ``bot.parser.limits``).
     """
     grammar = post_grammar()
-    delimited = set_apart(text)
-    sentences = split_sentences(BEFORE_BLOCK.sub(" ", delimited.masked))
+    # Rule 8: comment text has no force.  The pipeline drops comments with the
+    # quotes (bot.mail.visible); dropping any left here also covers text read
+    # directly ("nomicbot parse --text"), and is a no-op on text without them.
+    delimited = set_apart(strip_comments(text))
+    written = BEFORE_BLOCK.sub(" ", delimited.masked)
+    # "I'm placing" is read as "I place", offsets unchanged (bot.parser.forms);
+    # rulings quote the sentence as written.
+    sentences = split_sentences(plain_forms(written))
     actions: list[ParsedAction] = []
     problems: list[NotUnderstood] = []
-    for index in range(len(sentences)):
-        for found in _sentence_results(sentences, index, grammar):
+    index = 0
+    while index < len(sentences):
+        ballot = numbered_ballot(sentences, index, written)
+        results = (
+            [_ballot_action(ballot, sentences, index, written)]
+            if ballot is not None
+            else _sentence_results(sentences, index, grammar, written)
+        )
+        index += ballot.count if ballot is not None else 1
+        for found in results:
             parts = _restored_parts(found, delimited)
             if limit is not None and len(actions) + len(problems) + len(parts) > limit:
                 unread = delimited.restore(found.text)
@@ -112,6 +141,18 @@ def parse_post(text: str, limit: int | None = None) -> ParseResult:
                 else:
                     problems.append(part)
     return ParseResult(actions=tuple(actions), not_understood=tuple(problems))
+
+
+def _ballot_action(
+    ballot: NumberedBallot, sentences: tuple[Sentence, ...], index: int, written: str
+) -> ParsedAction:
+    """Rule 1823 C.1: a numbered list of lines is a ranked ballot, first place first."""
+    last = sentences[index + ballot.count - 1]
+    return ParsedAction(
+        action="elections.vote",
+        args={"choices": list(ballot.choices), "ministry": ballot.ministry},
+        text=written[sentences[index].start : last.start + len(last.text)],
+    )
 
 
 def _restored_parts(
@@ -143,9 +184,11 @@ def with_blocks(action: ParsedAction, delimited: Delimited) -> ParsedAction:
     """``action`` with its block argument's text (and leading title) put back (rule 217)."""
     args = dict(action.args)
     placeholder = args.get("text")
-    inner = delimited.block(placeholder) if isinstance(placeholder, str) else None
+    if not isinstance(placeholder, str):
+        return replace(action, text=delimited.restore(action.text))
+    inner = delimited.block(placeholder)
     if inner is not None:
-        title, body = split_title(inner)
+        title, body = split_title(inner, headings=delimited.is_undelimited(placeholder))
         args["text"] = body
         if title is not None and "title" not in args:
             args["title"] = title
@@ -165,15 +208,18 @@ def _restored_problem(problem: NotUnderstood, delimited: Delimited) -> NotUnders
         column=problem.column,
         expected=problem.expected,
         message=problem.message,
+        readings=tuple(delimited.restore(reading) for reading in problem.readings),
     )
 
 
 def _sentence_results(
-    sentences: tuple[Sentence, ...], index: int, grammar: PostGrammar
+    sentences: tuple[Sentence, ...], index: int, grammar: PostGrammar, written: str
 ) -> Iterator[ParsedAction | NotUnderstood]:
     sentence = sentences[index]
-    for clause in find_clauses(sentence.text, sentence.starts_line, prefilter()):
-        found = _read(sentence, clause, grammar)
+    as_written = written[sentence.start : sentence.start + len(sentence.text)]
+    patterns = prefilter(AREAS, unrefereed_triggers())
+    for clause in find_clauses(sentence.text, sentence.starts_line, patterns):
+        found = _read(sentence, clause, grammar, as_written)
         if isinstance(found, ParsedAction) and _lacks_name(found):
             found = _with_registration_name(found, sentences, index, clause)
         if found is not None:
@@ -181,19 +227,34 @@ def _sentence_results(
 
 
 def _read(
-    sentence: Sentence, clause: Clause, grammar: PostGrammar
+    sentence: Sentence, clause: Clause, grammar: PostGrammar, as_written: str
 ) -> ParsedAction | NotUnderstood | None:
     text = sentence.text[clause.start : clause.end]
+    unrefereed = read_unrefereed(text)
+    if unrefereed is not None:  # before any grammar: "I play a card" is no Go move
+        return ParsedAction(
+            action=unrefereed.action,
+            args=unrefereed.args,
+            text=as_written,
+            conditional=clause.conditional,
+        )
     outcome = read_clause(text, grammar)
     if outcome.reading is not None:
         verdict = judge_trailing(text[outcome.end :]) if outcome.failure else Trailing.PROSE
         if verdict is Trailing.PAST:
             return None
         if verdict is Trailing.PROSE:
-            return _action(outcome.reading, sentence, clause)
+            return _action(outcome.reading, as_written, clause)
+        readings = alternatives(text, outcome.end, grammar)
+        if readings:
+            at_or = outcome.end + len(text[outcome.end :]) - len(text[outcome.end :].lstrip(" ,"))
+            return ambiguous(as_written, clause.start + at_or, readings)
     if clause.imperative and _fails_at_second_word(text, outcome):
         return None  # "Roll call is on Monday": prose that happens to start with a verb
-    return not_understood(sentence.text, clause.start, text, outcome, grammar)
+    if _prose_after_verb(text, outcome):
+        return None  # "I put more information about my system there"
+    written_clause = as_written[clause.start : clause.end]
+    return not_understood(as_written, clause.start, written_clause, outcome, grammar)
 
 
 def _fails_at_second_word(text: str, outcome: ClauseOutcome) -> bool:
@@ -202,11 +263,58 @@ def _fails_at_second_word(text: str, outcome: ClauseOutcome) -> bool:
     return first_word is None or failed_at <= first_word.end()
 
 
-def _action(reading: ClauseReading, sentence: Sentence, clause: Clause) -> ParsedAction:
+def alternatives(text: str, end: int, grammar: PostGrammar) -> tuple[str, ...]:
+    """The readings of "I roll 2d6 or 3d6" (read up to ``end``), or () if it offers none.
+
+    The second reading puts the words after "or" in place of the last one
+    to three words before it, whichever first makes a whole action.
+    """
+    choice = ALTERNATIVE.fullmatch(text, end)
+    if choice is None:
+        return ()
+    first = text[:end].strip()
+    words = first.split()
+    for dropped in range(1, min(MAX_REPLACED_WORDS, len(words) - 1) + 1):
+        second = " ".join([*words[:-dropped], choice.group("rest")])
+        outcome = read_clause(second, grammar)
+        if outcome.reading is not None and outcome.failure is None:
+            return (first, second)
+    return ()
+
+
+def _prose_after_verb(text: str, outcome: ClauseOutcome) -> bool:
+    """Whether the clause fails at a plain lower-case word just after its verb.
+
+    Verbs such as "put", "play" or "pick" are everyday English: "I put more
+    information there" or "I play the piano" shares only its verb with an
+    action (rule 1896 takes what a player states as an action), so it is
+    prose, not a garbled action.  The failing word must be one of the first
+    two after the verb, and every word up to it plain lower case; a failure
+    at a point, a number or a name ("I place a stone at G33") is still shown.
+    """
+    if outcome.reading is not None or outcome.failure is None:
+        return False
+    lead = LEAD.match(text)
+    verb = FIRST_WORD.match(text, lead.end() if lead else 0)
+    if verb is None or verb.group().strip().lower() in ALWAYS_ACTIONS:
+        return False
+    position = verb.end()
+    for _ in range(PROSE_WINDOW):
+        word = FIRST_WORD.match(text, position)
+        bare = word.group().strip() if word else ""
+        if not (bare.isalpha() and bare.islower()):
+            return False
+        if outcome.failure.position == position:
+            return True
+        position = word.end() if word else position
+    return False
+
+
+def _action(reading: ClauseReading, as_written: str, clause: Clause) -> ParsedAction:
     return ParsedAction(
         action=reading.action.action,
         args=reading.action.args,
-        text=sentence.text,
+        text=as_written,
         conditional=clause.conditional,
         repeat=reading.repeat,
     )

@@ -62,21 +62,27 @@ class NotUnderstood:
 
     ``column`` is 1-based in ``text``; ``expected`` names, in a player's
     words, what could have come next; ``message`` explains the problem and
-    points at it with a caret line.
+    points at it with a caret line.  ``readings`` are the actions an
+    ambiguous sentence could state ("I roll 2d6 or 3d6"); none is taken.
     """
 
     text: str
     column: int
     expected: tuple[str, ...]
     message: str
+    # An ambiguous sentence: each action it could state, none of them taken.
+    readings: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
-        return {
+        document: dict[str, object] = {
             "text": self.text,
             "column": self.column,
             "expected": list(self.expected),
             "message": self.message,
         }
+        if self.readings:
+            document["readings"] = list(self.readings)
+        return document
 
     def as_error(self) -> ActionSyntaxError:
         """The same problem as the shared syntax-error type, for callers that raise."""

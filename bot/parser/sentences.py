@@ -25,6 +25,10 @@ WRAP_WIDTH = 60
 BULLET = re.compile(r"[ \t]*(?:[-*•+‣◦]|\(?\d{1,3}[.)]|\(?[A-Za-z][)])[ \t]+")
 BULLET_WIDTH = 8
 WORD_WINDOW = 64
+# "12: FOR", "Proposal 13 - AGAINST": each line of a ballot is its own sentence.
+BALLOT_LINE = re.compile(
+    r"(?:(?:proposals?|props?|poll|cfi|cfj)\s*#?\s*|#\s*)?[1-9][0-9]*\s*(?::|=|-|–|—)", re.I
+)
 LINE = re.compile(r"[^\n]*\n?")
 SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s|$)")
 NEXT_CHARACTER = re.compile(r"\s*(\S)")
@@ -145,7 +149,7 @@ def _continues(post: str, previous: _Line, following: _Line) -> bool:
         return False
     before = post[previous.start : previous.end].rstrip()
     after = post[following.start : following.end].lstrip()
-    if before.endswith(":"):
+    if before.endswith(":") or BALLOT_LINE.match(after):
         return False
     if after[:1].islower() or _ends_with_joiner(before):
         return True

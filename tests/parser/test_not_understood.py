@@ -50,7 +50,16 @@ def test_words_after_a_whole_action_are_quoted_back() -> None:
 
 
 def test_alternatives_are_not_chosen_between() -> None:
+    # An ambiguous sentence is answered with its readings, and none is taken.
     problem = only_problem("I roll 2d6 or 3d6")
+    assert problem.readings == ("I roll 2d6", "I roll 3d6")
+    assert "I took none of them" in problem.message
+    assert problem.column == len("I roll 2d6 ") + 1
+
+
+def test_an_alternative_that_reads_as_no_action_is_not_understood() -> None:
+    problem = only_problem("I place a stone at G3 or whatever")
+    assert problem.readings == ()
     assert "cannot choose between alternatives" in problem.message
 
 

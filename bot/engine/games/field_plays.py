@@ -212,14 +212,25 @@ def _bchess_move(
     state: FieldState, context: TurnContext, player: PlayerId, args: Arguments
 ) -> Request:
     piece = args.get("piece")
-    return bchess.move_request(
-        state, player, str(args["from"]), str(args["to"]), None if piece is None else str(piece)
-    )
+    kind = None if piece is None else str(piece)
+    if "from" not in args:  # "I move my rook to C7": the one rook that can go there
+        return bchess.destination_request(state, player, str(args["to"]), kind)
+    return bchess.move_request(state, player, str(args["from"]), str(args["to"]), kind)
 
 
 def _bchess_capture(
     state: FieldState, context: TurnContext, player: PlayerId, args: Arguments
 ) -> Request:
+    piece = args.get("piece")
+    kind = None if piece is None else str(piece)
+    if "from" not in args:  # "I capture D4 with my pawn"
+        return bchess.destination_request(state, player, str(args["to"]), kind, capture=True)
+    if kind is not None and bchess.piece_kind_named(kind, bchess.RULE_CAPTURE) != bchess.PAWN:
+        # "I capture D4 with my rook at C3": seed 000 gives Capture to Pawns alone.
+        raise IllegalActionError(
+            f"only a Pawn has Capture; a {kind} takes a piece by moving onto it",
+            rule=bchess.RULE_CAPTURE,
+        )
     return bchess.capture_request(state, player, str(args["from"]), str(args["to"]))
 
 

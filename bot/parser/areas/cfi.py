@@ -141,6 +141,7 @@ AREA = Area(
         r"(?:file|raise)\s+(?:a|an|the|this|my)\s+(?:cfi|cfj|call\s+for\s+inquiry)",
         r"call\s+shenanigans",
         r"as\s+(?:the\s+)?defendant",
+        r"(?:cfi|cfj|call\s+for\s+inquiry)\s*:\s*\{\{§",
     ),
     terminals={
         "TEXT_BLOCK": "the CFI's text set apart in {{ and }} (rule 217)",

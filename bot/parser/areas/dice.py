@@ -7,10 +7,12 @@ import re
 from lark import Token
 
 from bot.parser.area import ActionReading, Area
-from bot.parser.areas.common import CommonTransformer, number_from
+from bot.parser.areas.common import NUMBER_WORDS, CommonTransformer, number_from
 from bot.parser.limits import whole_number
 
-DICE = re.compile(r"(\d*)\s*d(\d+)", re.IGNORECASE)
+DICE = re.compile(r"(\d*)\s*d(\d+)s?", re.IGNORECASE)
+SIDED = re.compile(r"(?P<sides>[a-z0-9]+)[- \t]?sided", re.IGNORECASE)
+SIDES_IN_WORDS = {**NUMBER_WORDS, "thirty": 30, "hundred": 100}
 
 Dice = tuple[int, int]  # (count, sides)
 
@@ -40,9 +42,23 @@ class DiceTransformer(CommonTransformer):
     def worded_dice(self, children: list[Token]) -> Dice:
         return _dice_from(str(children[1]), count=number_from(children[0]))
 
+    def single_sided(self, children: list[Token]) -> Dice:
+        return (1, _sides_in_words(str(children[-1])))
+
+    def worded_sided(self, children: list[Token]) -> Dice:
+        return (number_from(children[0]), _sides_in_words(str(children[1])))
+
     def roll(self, children: list[Dice]) -> ActionReading:
-        count, sides = children[0]
-        return ActionReading("dice.roll", {"count": count, "sides": sides})
+        # Rule 1896: several dice in one sentence are several rolls, in order.
+        rolls = [{"count": count, "sides": sides} for count, sides in children]
+        return ActionReading("dice.roll", rolls[0] if len(rolls) == 1 else {"each": rolls})
+
+
+def _sides_in_words(written: str) -> int:
+    """The faces of a "six-sided" or "20-sided" die."""
+    match = SIDED.fullmatch(written.strip())
+    word = match.group("sides").lower() if match else ""
+    return SIDES_IN_WORDS.get(word) or whole_number(word if word.isdigit() else "0")
 
 
 AREA = Area(

@@ -69,7 +69,9 @@ class ElectionsTransformer(CommonTransformer):
         return ActionReading("elections.reject", {"ministry": children[0]} if children else {})
 
     def vote(self, children: list[object]) -> ActionReading:
-        ballot, ministry = children
+        # The ballot is a tuple whichever of the two comes first.
+        ballot = next(child for child in children if isinstance(child, tuple))
+        ministry = next(child for child in children if isinstance(child, str))
         assert isinstance(ballot, tuple)
         return ActionReading("elections.vote", {"choices": list(ballot), "ministry": ministry})
 
@@ -105,7 +107,10 @@ AREA = Area(
         "nominate",
         r"(?:accept|reject|decline|refuse)\s+(?:my|the)\s+nomination",
         "vote",
-        "pick",
+        # Only with a Ministry after them: "I approve of this idea" is prose.
+        r"(?:approve(?:\s+of)?|rank)\s+[^.;:!?]{1,80}?\bfor\s+(?:the\s+)?minist\w*",
+        # The Moderator's pick names the Ministry: "I pick my battles" is prose.
+        r"pick\s+[^.;:!?]{1,80}?\b(?:for|in)\s+(?:the\s+)?\w+",
         r"(?:designate|appoint)",
         r"revoke\s+(?:the\s+deputyhood|\S+\s+deputyhood|\S+\s+\S+\s+deputyhood)",
         r"resign\s+(?:as|the|my)",

@@ -12,6 +12,10 @@ from bot.parser.areas.common import CommonTransformer
 DIGITS = re.compile(r"\d+")
 
 
+class PieceKind(str):
+    """A piece's kind as written ("rook"), told apart from a square ("C3")."""
+
+
 class FieldTransformer(CommonTransformer):
     """Invokable Actions of the Current Field Match, and selecting the match."""
 
@@ -28,8 +32,8 @@ class FieldTransformer(CommonTransformer):
         name = str(children[0]).lower().replace(" ", "-")
         return {"life": "life", "b-chess": "b-chess"}[name]
 
-    def piece_kind(self, children: list[Token]) -> str:
-        return str(children[0]).lower()
+    def piece_kind(self, children: list[Token]) -> PieceKind:
+        return PieceKind(str(children[0]).lower())
 
     def select_match(self, children: list[str]) -> ActionReading:
         return ActionReading("field.select", {"match": children[0]})
@@ -53,16 +57,35 @@ class FieldTransformer(CommonTransformer):
         offered = [int(str(child)) for child in children if isinstance(child, Token)]
         return ActionReading("field.purchase", {"macks": offered[0]} if offered else {})
 
-    def move(self, children: list[str]) -> ActionReading:
-        *kind, origin, target = children
-        args: dict[str, object] = {"from": origin, "to": target}
-        if kind:
-            args["piece"] = kind[0]
+    def move(self, children: list[object]) -> ActionReading:
+        # Children: the piece's kind if named, its square if named, the target.
+        kinds = [child for child in children if isinstance(child, PieceKind)]
+        squares = _squares(children)
+        args: dict[str, object] = {"to": squares[-1]}
+        if len(squares) > 1:
+            args["from"] = squares[0]
+        if kinds:
+            args["piece"] = str(kinds[0])
         return ActionReading("field.move", args)
 
-    def capture(self, children: list[str]) -> ActionReading:
-        target, origin = children
-        return ActionReading("field.capture", {"from": origin, "to": target, "piece": "pawn"})
+    def capture(self, children: list[object]) -> ActionReading:
+        # "capture [the knight on] D4 with my pawn [at C3]": the captured piece's
+        # kind is not kept (the square says which piece), the capturer's is.
+        kinds = [child for child in children if isinstance(child, PieceKind)]
+        squares = _squares(children)
+        args: dict[str, object] = {"to": squares[0], "piece": str(kinds[-1])}
+        if len(squares) > 1:
+            args["from"] = squares[1]
+        return ActionReading("field.capture", args)
+
+
+def _squares(children: list[object]) -> list[str]:
+    # Squares are plain strings; kinds are PieceKind, a match's name a Token.
+    return [
+        child
+        for child in children
+        if isinstance(child, str) and not isinstance(child, (PieceKind, Token))
+    ]
 
 
 AREA = Area(
@@ -74,10 +97,13 @@ AREA = Area(
         r"evolve\s+the",
         r"perform\s+the\s+(?:initiali[sz]e|evolve)",
         "tweak",
-        r"(?:re)?join\s+(?:the\s+(?:current\s+)?field|life|b[- ]chess)",
+        r"(?:re)?join\s+(?:the\s+(?:current\s+)?field|(?:the\s+)?(?:life|b[- ]chess))",
         r"(?:purchase|buy)\s+an?\s+(?:field|piece)",
         r"move\s+(?:my|the)\s+(?:king|queen|rook|bishop|knight|pawn)",
+        r"(?:capture|take)\s+[a-z]\s*-?\s*\d+\s+with",
         r"capture\s+[a-z]\s*-?\s*\d",
+        r"(?:capture|take)\s+(?:the\s+|an?\s+|\w+['’]s\s+)?(?:king|queen|rook|bishop|knight|pawn)"
+        r"\s+(?:at|on|in)\s+[a-z]\s*-?\s*\d",
     ),
     terminals={"SQUARE": "a square such as B2"},
     problems={

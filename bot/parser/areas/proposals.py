@@ -73,6 +73,7 @@ AREA = Area(
         r"amend",
         r"rescind",
         r"withdraw\s+(?:my\s+|the\s+)?(?:proposal|prop)",
+        r"(?:proposal|prop)\s*:\s*\{\{§",
     ),
     terminals={
         "TEXT_BLOCK": "the text set apart in {{ and }} (rule 217)",

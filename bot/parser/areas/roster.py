@@ -50,6 +50,7 @@ BECOME = (
     r"(?:become\s+an?\s+(?:new\s+)?player|be\s+an?\s+(?:new\s+)?player|join|register|sign\s+up)"
 )
 LEAVE = r"(?:on|off)\s+leave"
+AM = r"(?:am|['’]m)"
 MY_HOLDINGS = r"my\s+(?:holdings|statement|balances?)"
 # "My holdings please" is a request; "My holdings are thin" is prose, so the
 # bare form triggers only when "please" or the end of the sentence follows.
@@ -77,10 +78,10 @@ AREA = Area(
         r"rename\s+myself",
         # Rule 205
         rf"go\s+{LEAVE}",
-        rf"am\s+(?:going\s+|now\s+)?{LEAVE}",
+        rf"{AM}\s+(?:going\s+|now\s+)?{LEAVE}",
         rf"declare\s+myself\s+(?:to\s+be\s+)?{LEAVE}",
         r"take\s+(?:a\s+)?leave",
-        r"(?:return|come\s+back|am\s+back)\s+from\s+(?:my\s+|a\s+)?leave",
+        rf"(?:return|come\s+back|{AM}\s+back)\s+from\s+(?:my\s+|a\s+)?leave",
         r"end\s+my\s+leave",
         # Rules 21 A.2 and 212: a player's statement
         MY_HOLDINGS_ALONE,

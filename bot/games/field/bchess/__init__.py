@@ -81,6 +81,7 @@ from bot.games.field.bchess.moves import Route, RouteRefusal, plan_route, reach_
 from bot.games.field.bchess.play import (
     BChessTurn,
     capture_request,
+    destination_request,
     initialize_request,
     join_request,
     move_request,
@@ -129,6 +130,7 @@ __all__ = [
     "bchess_rules",
     "board_owners",
     "capture_request",
+    "destination_request",
     "initialize_request",
     "join_request",
     "move_request",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.games.errors import ActionSyntaxError, IllegalActionError
+from bot.games.errors import ActionSyntaxError, AmbiguousActionError, IllegalActionError
 from bot.games.field.actions import RULE_FIELD_MATCHES, RandomSource, Request, TurnContext
 from bot.games.field.bchess.board import describe_piece
 from bot.games.field.bchess.document import (
@@ -150,6 +150,52 @@ def capture_request(
             rule=RULE_CAPTURE,
         )
     return _movement_request(state, player, piece, CAPTURE, target, RULE_CAPTURE)
+
+
+def destination_request(
+    state: FieldState,
+    player: PlayerId,
+    to_square: str,
+    piece_kind: str | None = None,
+    capture: bool = False,
+) -> Request:
+    """``player``'s one piece (of ``piece_kind``, if given) that can go to ``to_square``.
+
+    "I move my rook to C7" names only the destination; a fair referee moves
+    the one piece of the player's that can make that move.  Raises
+    ``IllegalActionError`` when none can, and ``AmbiguousActionError``
+    listing the pieces when several can: the player must say which.
+    """
+    _require_bchess(state)
+    rule = RULE_CAPTURE if capture else RULE_MOVE
+    kind = None if piece_kind is None else piece_kind_named(piece_kind, rule)
+    requests: list[Request] = []
+    for piece in state.objects:
+        if piece.owner != player or piece.square is None or kind not in (None, piece.kind):
+            continue
+        start = _name(state, piece.square)
+        try:
+            if capture:
+                requests.append(capture_request(state, player, start, to_square))
+            else:
+                requests.append(move_request(state, player, start, to_square, piece.kind))
+        except IllegalActionError:
+            continue  # this piece cannot make the move; another may
+    return _the_one_request(requests, kind, to_square, rule)
+
+
+def _the_one_request(requests: list[Request], kind: str | None, target: str, rule: str) -> Request:
+    pieces = f"{kind}s" if kind else "pieces"
+    if not requests:
+        raise IllegalActionError(f"none of your {pieces} can go to {target.upper()}", rule=rule)
+    if len(requests) > 1:
+        starts = " and ".join(request.arguments[0] for request in requests)
+        raise AmbiguousActionError(
+            f"your {pieces} on {starts} can each go to {target.upper()}: say which one, as in"
+            f' "I move my {kind or "piece"} at {requests[0].arguments[0]} to {target.upper()}"',
+            rule=rule,
+        )
+    return requests[0]
 
 
 def piece_kind_named(text: str, rule: str = RULE_MOVE) -> str:
