@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.config import Settings, TrustSettings, master_secret
 from bot.engine.clock import GameClock
 from bot.engine.players import sync_configured_players
+from bot.engine.rule_changes import RuleBook
 from bot.engine.services import Services
 from bot.outbound.templates import make_environment
 from bot.outbound.transports import Transport, make_transport
@@ -39,18 +40,21 @@ class App:
 
 
 def build_services(settings: Settings) -> Services:
+    clock = GameClock(settings.ntime_epoch, settings.ntime_switches)
     return Services(
         settings=settings,
-        clock=GameClock(settings.ntime_epoch, settings.ntime_switches),
+        clock=clock,
         pipeline_settings=PipelineSettings(
             bot_addresses=frozenset({settings.bot.address.lower()}),
             list_addresses=frozenset({settings.bot.list_address.lower()}),
             required_list_id=settings.bot.list_id.strip().strip("<>").lower(),
             trust=trust_policy(settings.trust, own_key_records(settings)),
             bot_domain=settings.bot_domain.lower(),
+            own_key_record_file=str(settings.data_path / GENERATED_RECORD),
         ),
         master_secret=master_secret(settings),
         templates=make_environment(),
+        rules=RuleBook(settings, clock),
     )
 
 
@@ -92,4 +96,7 @@ def build_app(settings: Settings, upgrade: bool = True) -> App:
         # Configured players are there from the start of the game, so every
         # database (live or replayed) records the same instant.
         sync_configured_players(session, settings.players, settings.ntime_epoch)
-    return App(settings, engine, session_factory, build_services(settings))
+    services = build_services(settings)
+    with session_factory() as session:
+        services.rules.refresh(session)  # the Clock switches and settings recorded so far
+    return App(settings, engine, session_factory, services)

@@ -26,7 +26,7 @@ from bot.ingress.replay import archive_posts
 
 PROOF = re.compile(
     r"(?:rolled (?P<shown_spec>\d+d\d+): (?P<shown>\d+(?: \+ \d+)*) = (?P<total>\d+) )?"
-    r"\[verify: nweek=(?P<nweek>\d+) dice-v1 message-id=(?P<message_id>\S+) "
+    r"\[verify: nweek=(?P<nweek>\d+) dice-v(?P<version>[12]) message-id=(?P<message_id>\S+) "
     r"action=(?P<index>\d+) spec=(?P<spec>\d+d\d+) faces=(?P<faces>[\d,]+)\]"
 )
 DRAW_PROOF = re.compile(
@@ -47,6 +47,12 @@ class ClaimedRoll:
     faces: tuple[int, ...]
     ruling_id: str
     shown: str = ""  # the result as the ruling displays it, e.g. "3d6: 2 + 3 + 5 = 10"
+    printed: int | None = None  # the "action=N" the proof line printed (dice-v2: index + 1)
+
+    @property
+    def label(self) -> int:
+        """The number the ruling shows for this roll."""
+        return self.index if self.printed is None else self.printed
 
     @property
     def display_problem(self) -> str:
@@ -83,18 +89,41 @@ class AuditReport:
     wrong: int = 0
     unrevealed: int = 0
     bad_seeds: int = 0
+    mails: int = 0  # the messages the archive held
+    bot_mails: int = 0  # of them, the bot's own (rulings and reports)
 
     @property
     def ok(self) -> bool:
-        return self.wrong == 0 and self.bad_seeds == 0
+        """Nothing wrong, and something verified: an audit of nothing proves nothing."""
+        return self.wrong == 0 and self.bad_seeds == 0 and self.checked > 0
 
     @property
     def summary(self) -> str:
+        if self.checked == 0 and self.wrong == 0 and self.bad_seeds == 0:
+            return self.nothing_checked
         verdict = "all verified" if self.ok else "PROBLEMS FOUND"
         return (
             f"{self.checked} roll(s) and draw(s) checked: {self.checked - self.wrong} correct, "
             f"{self.wrong} wrong; {self.unrevealed} not yet verifiable (seed not revealed); "
             f"{self.bad_seeds} seed(s) not matching their commitment: {verdict}"
+        )
+
+    @property
+    def nothing_checked(self) -> str:
+        """Why nothing was verified, in words: the archive is not what was meant, or too new."""
+        if self.unrevealed:
+            return (
+                f"nothing verified yet: {self.unrevealed} roll(s) and draw(s) wait for the "
+                "seed of their nweek, revealed when it ends"
+            )
+        if not self.bot_mails:
+            return (
+                f"nothing to check: none of the {self.mails} message(s) in the archive is the "
+                "bot's (give the list archive, or the bot's outbox Maildir)"
+            )
+        return (
+            f"nothing to check: the bot's {self.bot_mails} mail(s) in the archive "
+            "print no dice roll or draw"
         )
 
 
@@ -103,12 +132,15 @@ def verify_archive(path: Path) -> AuditReport:
     seeds: dict[int, str] = {}
     rolls: list[ClaimedRoll] = []
     draws: list[ClaimedDraw] = []
+    mails = bot_mails = 0
     for post in archive_posts(path):
+        mails += 1
         mail = message_from_bytes(post.raw, policy=default)
         assert isinstance(mail, EmailMessage)
         kind = str(mail.get("X-Nomicbot-Kind", "")).strip()
         if not kind:
             continue
+        bot_mails += 1
         body = _body(mail)
         if kind == "dice-commitment":
             _remember(body, "Commitment", commitments)
@@ -121,6 +153,7 @@ def verify_archive(path: Path) -> AuditReport:
             draws.extend(_claimed_draws(body, str(mail.get("Message-ID", ""))))
     report = _check(rolls, commitments, seeds)
     _check_draws(report, draws, commitments, seeds)
+    report.mails, report.bot_mails = mails, bot_mails
     return report
 
 
@@ -186,11 +219,13 @@ def _claimed_rolls(body: str, ruling_id: str) -> list[ClaimedRoll]:
         ClaimedRoll(
             int(match["nweek"]),
             match["message_id"],
-            int(match["index"]),
+            # dice-v2 prints the ruling's item number, one more than the index.
+            int(match["index"]) - (1 if match["version"] == "2" else 0),
             match["spec"],
             tuple(int(face) for face in match["faces"].split(",")),
             ruling_id,
             _shown(match),
+            int(match["index"]),
         )
         for match in PROOF.finditer(flat)
     ]
@@ -219,7 +254,7 @@ def _check(
         if problem:
             report.wrong += 1
             report.lines.append(
-                f"TAMPERED or wrong: roll {claimed.index} of <{claimed.message_id}> "
+                f"TAMPERED or wrong: roll {claimed.label} of <{claimed.message_id}> "
                 f"(ruling {claimed.ruling_id}, nweek {claimed.nweek}): {problem}"
             )
     return report

@@ -13,11 +13,15 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from bot.config import ConfigError, Settings, load_settings
+
+if TYPE_CHECKING:
+    from bot.app import App
+from bot.engine.view_names import views_help
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -130,15 +134,30 @@ def run(context: click.Context) -> None:
     metavar="INSTANT",
     help="Handle scheduled events up to this ISO 8601 instant (default: now).",
 )
+@click.option(
+    "--list-archive",
+    is_flag=True,
+    help="ARCHIVE is the game list's own archive: its posts count as carried by the list "
+    "(docs/archive.md), judged by the list's Authentication-Results in them.",
+)
 @common_options
 @click.pass_context
-def replay(context: click.Context, archive: Path, outbox: Path | None, until: str | None) -> None:
+def replay(
+    context: click.Context,
+    archive: Path,
+    outbox: Path | None,
+    until: str | None,
+    list_archive: bool,
+) -> None:
     """Replay an mbox file or Maildir folder, in archive order."""
     from bot.app import build_app
     from bot.outbound.transports import MaildirTransport
     from bot.runner import replay_archive
 
-    app = build_app(settings_from(context))
+    settings = settings_from(context)
+    if list_archive:
+        settings = _judging_a_list_archive(settings)
+    app = build_app(settings)
     transport = MaildirTransport(outbox) if outbox else app.transport()
     report = replay_archive(
         app,
@@ -152,6 +171,21 @@ def replay(context: click.Context, archive: Path, outbox: Path | None, until: st
         f"{report.duplicates} already known; {report.queue.processed} judged, "
         f"{report.queue.shunted} shunted; {report.delivery.sent} mail(s) sent."
     )
+
+
+def _judging_a_list_archive(settings: Settings) -> Settings:
+    """``settings`` for a replay of the list's own archive (docs/archive.md)."""
+    from dataclasses import replace
+
+    from bot.trust.policy import LIST_ARCHIVE
+
+    trust = settings.trust
+    if not (trust.list_authserv_id or trust.list_signer):
+        raise click.UsageError(
+            "--list-archive reads the list's own Authentication-Results: set [trust] "
+            "list_signer (or list_authserv_id) to the list's authserv-id"
+        )
+    return replace(settings, trust=replace(trust, list_signature=LIST_ARCHIVE))
 
 
 @main.command()
@@ -182,15 +216,23 @@ def parse(source: Any, as_text: bool) -> None:
 
 
 def _looks_like_email(data: bytes) -> bool:
-    head = data[:4096].replace(b"\r\n", b"\n").split(b"\n\n", 1)
-    if len(head) < 2:
+    """Whether ``data`` starts with a header block, however long, then an empty line.
+
+    A list's mail easily carries kilobytes of Received, DKIM and ARC headers
+    before its body, so the whole block is read, not a first slice of it;
+    an mbox "From " line before it is allowed.
+    """
+    head, separator, _ = data.replace(b"\r\n", b"\n").partition(b"\n\n")
+    if not separator:
         return False
-    lines = [line for line in head[0].split(b"\n") if line and line[:1] not in b" \t"]
+    lines = [line for line in head.split(b"\n") if line and line[:1] not in b" \t"]
+    if lines and lines[0].startswith(b"From "):
+        lines = lines[1:]
     return bool(lines) and all(b":" in line.split(b" ", 1)[0] for line in lines)
 
 
-@main.command()
-@click.argument("game")
+@main.command(epilog=f"\b\nVIEW is one of:\n{views_help()}")
+@click.argument("game", metavar="VIEW")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option(
     "--at",
@@ -201,19 +243,17 @@ def _looks_like_email(data: bytes) -> bool:
 @common_options
 @click.pass_context
 def state(context: click.Context, game: str, as_json: bool, at_text: str | None) -> None:
-    """Show a game's state (go, players, dice, holdings)."""
+    """Show a view of the game's state: a board, the roster, holdings, polls, ..."""
     from bot.app import build_app
+    from bot.engine.view_names import VIEWS
     from bot.engine.views import game_view
 
+    if game not in VIEWS:
+        raise click.ClickException(f"no view called {game!r}; the views are:\n{views_help()}")
     app = build_app(settings_from(context))
     at = _instant(at_text) if at_text else None
     with app.session_factory() as session:
-        try:
-            view = game_view(session, app.services, game, at=at)
-        except KeyError:
-            raise click.ClickException(
-                f"no game called {game!r}; try go, players, dice or holdings"
-            ) from None
+        view = game_view(session, app.services, game, at=at)
     click.echo(
         json.dumps(view.data, indent=2, ensure_ascii=False) if as_json else view.text.rstrip("\n")
     )
@@ -228,6 +268,59 @@ def demo(context: click.Context) -> None:
 
     options = context.find_root().ensure_object(dict)
     run_demo(options.get("db"), click.echo)
+
+
+@main.command("try")
+@click.argument("script", required=False, type=click.File("r", encoding="utf-8"))
+@click.option(
+    "--until",
+    metavar="INSTANT",
+    help="Run the clock to this ISO 8601 instant after the last post "
+    "(default: the end of the last post's nweek).",
+)
+@click.option("--brief", is_flag=True, help="One line per mail (and a ruling's items).")
+@click.option(
+    "--keep",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Keep the trial's database and data in this folder (for nomicbot state --db).",
+)
+@common_options
+@click.pass_context
+def try_(
+    context: click.Context, script: Any, until: str | None, brief: bool, keep: Path | None
+) -> None:
+    """Try the configured game on a fast clock before it goes live (never the live game).
+
+    SCRIPT holds one post per line, e.g. "nweek 1, nday 2, 09:00  Alice: I place
+    a stone at E5." or "+2h  Bob: I roll 2d6."; an indented line goes on the
+    post above.  Without SCRIPT, posts are read as they are typed, one per line.
+    Every mail the bot would send is printed; nothing is sent, and the trial has
+    its own database and dice secret.
+    """
+    from bot.trial import ScriptError, parse_script, run_trial, typed_lines
+
+    settings = settings_from(context)
+    if script is None and sys.stdin.isatty():
+        click.echo("Type posts, one per line (Ctrl-D ends): e.g. Alice: I roll 2d6.", err=True)
+    try:
+        lines = typed_lines(sys.stdin) if script is None else parse_script(_read_script(script))
+        run_trial(
+            settings,
+            lines,
+            click.echo,
+            until=_instant(until) if until else None,
+            brief=brief,
+            keep=keep,
+        )
+    except ScriptError as error:
+        raise click.ClickException(f"script: {error}") from None
+
+
+def _read_script(script: Any) -> str:
+    try:
+        return str(script.read())
+    except UnicodeDecodeError as error:
+        raise click.ClickException(f"script: not UTF-8 text ({error})") from None
 
 
 @main.group()
@@ -452,6 +545,28 @@ def verify_dice(archive: Path) -> None:
         sys.exit(1)
 
 
+@main.command("verify-private")
+@click.argument("archive", type=click.Path(exists=True, path_type=Path))
+@common_options
+@click.pass_context
+def verify_private(context: click.Context, archive: Path) -> None:
+    """Check every private vote's commitment in an archive against its reveal (rule 15 B).
+
+    The records are checked with the bot's key: its own, [trust] key_file or DNS.
+    """
+    from bot.app import own_key_records, trust_policy
+    from bot.private_audit import verify_private_votes
+
+    settings = settings_from(context)
+    lookup = trust_policy(settings.trust, own_key_records(settings)).lookup()
+    audit = verify_private_votes(archive, settings.bot_domain, lookup)
+    for line in audit.lines:
+        click.echo(line)
+    click.echo(audit.summary)
+    if not audit.ok:
+        sys.exit(1)
+
+
 def _instant(text: str) -> datetime:
     moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
@@ -490,7 +605,11 @@ def player_address_remove(context: click.Context, name: str, address: str) -> No
 
 
 def _admin_act(
-    context: click.Context, command: str, arguments: dict[str, Any], at: datetime
+    context: click.Context,
+    command: str,
+    arguments: dict[str, Any],
+    at: datetime,
+    check: Callable[[App], None] | None = None,
 ) -> None:
     """Carry out an administrator's act as a signed record mailed to the list (docs/archive.md).
 
@@ -510,8 +629,10 @@ def _admin_act(
         settings.data_path,
     )
     app = build_app(settings)
+    if check is not None:
+        check(app)  # may refuse, before anything is recorded
     status, reason = submit_record(app, key, command, arguments, at)
-    if status != "processed":
+    if status not in {"processed", "queued"}:
         raise click.ClickException(reason)
     click.echo(reason.removeprefix("admin record applied: "))
 
@@ -527,14 +648,9 @@ def field_group() -> None:
 @common_options
 @click.pass_context
 def field_select(context: click.Context, match: str, at_text: str | None) -> None:
-    """Select MATCH as the Current Field Match, as the Referee (reported to the list)."""
-    from bot.engine.games.field import referee_select
-
-    _as_referee(
-        context,
-        at_text,
-        lambda session, services, at: referee_select(session, services, match.lower(), at),
-    )
+    """Select MATCH as the Current Field Match, as the Referee (a signed record to the list)."""
+    at = _instant(at_text) if at_text else datetime.now(UTC)
+    _admin_act(context, "field.select", {"match": match.lower()}, at)
 
 
 @field_group.command("initialize")
@@ -543,7 +659,7 @@ def field_select(context: click.Context, match: str, at_text: str | None) -> Non
 @click.pass_context
 def field_initialize(context: click.Context, at_text: str | None) -> None:
     """Invoke the Current Field Match's Initialize as the Referee (one Turn of the Field)."""
-    _referee_turn(context, at_text, "field.initialize")
+    _admin_act(context, "field.initialize", {}, _instant(at_text) if at_text else datetime.now(UTC))
 
 
 @field_group.command("evolve")
@@ -552,7 +668,7 @@ def field_initialize(context: click.Context, at_text: str | None) -> None:
 @click.pass_context
 def field_evolve(context: click.Context, at_text: str | None) -> None:
     """Perform Life's Evolve as the Referee (one Turn of the Field)."""
-    _referee_turn(context, at_text, "field.evolve")
+    _admin_act(context, "field.evolve", {}, _instant(at_text) if at_text else datetime.now(UTC))
 
 
 @field_group.command("turns")
@@ -575,29 +691,102 @@ def field_turns(context: click.Context, as_json: bool) -> None:
     click.echo(f"{len(turns)} Turn(s) of the Field recorded", err=True)
 
 
-def _referee_turn(context: click.Context, at_text: str | None, action: str) -> None:
-    from bot.engine.games.field import referee_turn
-
-    _as_referee(
-        context,
-        at_text,
-        lambda session, services, at: referee_turn(session, services, action, at),
-    )
+@main.group("clock")
+def clock_group() -> None:
+    """The Clock (rule 3 A): turn it Off or On from an instant on, as a signed record."""
 
 
-def _as_referee(context: click.Context, at_text: str | None, act: Callable[..., Any]) -> None:
+def _at_option(function: F) -> F:
+    return click.option(
+        "--at",
+        "at_text",
+        metavar="INSTANT",
+        help="When it takes effect (ISO 8601 UTC, now or later); default now.",
+    )(function)
+
+
+@clock_group.command("off")
+@_at_option
+@common_options
+@click.pass_context
+def clock_off(context: click.Context, at_text: str | None) -> None:
+    """Turn the Clock Off at INSTANT (rule 3 A): posts are held until it is On (3 B)."""
+    _rule_change(context, "clock.switch", {"on": False}, at_text)
+
+
+@clock_group.command("on")
+@_at_option
+@common_options
+@click.pass_context
+def clock_on(context: click.Context, at_text: str | None) -> None:
+    """Turn the Clock On at INSTANT (rule 3 A): the posts held meanwhile take effect then."""
+    _rule_change(context, "clock.switch", {"on": True}, at_text)
+
+
+@main.group("setting")
+def setting_group() -> None:
+    """Settings that are part of the rules, changed from an instant on (docs/archive.md)."""
+
+
+@setting_group.command("set")
+@click.argument("setting", metavar="SECTION.KEY")
+@click.argument("value", type=int)
+@_at_option
+@common_options
+@click.pass_context
+def setting_set(context: click.Context, setting: str, value: int, at_text: str | None) -> None:
+    """Change SECTION.KEY to VALUE from INSTANT on, e.g. go.size 13 (see `setting list`)."""
+    from bot.engine.rule_changes import CHANGEABLE
+
+    if setting not in CHANGEABLE:
+        raise click.UsageError(f"{setting} is not changeable; one of: {', '.join(CHANGEABLE)}")
+    _rule_change(context, "setting.set", {"setting": setting, "value": value}, at_text)
+
+
+@setting_group.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@common_options
+@click.pass_context
+def setting_list(context: click.Context, as_json: bool) -> None:
+    """The changeable settings with their rule, and every change recorded, in effect order."""
     from bot.app import build_app
-    from bot.games.errors import ActionError
+    from bot.engine.rule_changes import CHANGEABLE, recorded_changes
 
     app = build_app(settings_from(context))
-    at = _instant(at_text) if at_text else datetime.now(UTC)
     with app.session_factory() as session:
-        try:
-            report = act(session, app.services, at)
-        except ActionError as error:
-            raise click.ClickException(f"{error.message} ({error.rule})") from None
-        session.commit()
-    click.echo(report.text)
+        changes = recorded_changes(session)
+    if as_json:
+        click.echo(json.dumps(changes, indent=2))
+        return
+    for name, changeable in CHANGEABLE.items():
+        click.echo(f"{name}\t(rule {changeable.rule})\t{changeable.meaning}")
+    for change in changes:
+        click.echo(f"{change['effective_at']}\t{change['setting']} = {change['value']}")
+
+
+def _rule_change(
+    context: click.Context, command: str, arguments: dict[str, Any], at_text: str | None
+) -> None:
+    """A change that takes effect at INSTANT, now or later, never before what was judged."""
+    now = datetime.now(UTC)
+    effective = _instant(at_text) if at_text else now
+    if effective < now:
+        raise click.ClickException(
+            f"{effective.isoformat()} is in the past: a change takes effect now or later"
+        )
+
+    def check(app: App) -> None:
+        from bot.engine.rule_changes import latest_judged_instant
+
+        with app.session_factory() as session:
+            judged = latest_judged_instant(session)
+        if judged is not None and effective < judged:
+            raise click.ClickException(
+                f"the game was judged up to {judged.isoformat()}: a change taking effect at "
+                f"{effective.isoformat()} would rewrite that past"
+            )
+
+    _admin_act(context, command, {**arguments, "effective_at": effective.isoformat()}, now, check)
 
 
 if __name__ == "__main__":

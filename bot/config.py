@@ -177,9 +177,23 @@ class HoldingsSettings:
     proposal_cost_bandwidth: int = 2  # rule 19: what submitting a proposal costs
 
 
+# Rule 5 (seed 004): "If no Serial number was ever assigned to an object of
+# that type, a new object of that type gets serial number 100 instead."
+FIRST_SERIAL_NUMBER = 100
+
+
 @dataclass(frozen=True)
 class ProposalSettings:
-    first_serial: int = 1  # the serial number the first proposal gets (rule 19)
+    # The serial number of the first proposal the bot numbers (rule 5): set it
+    # to continue a series numbered before the bot.
+    first_serial: int = FIRST_SERIAL_NUMBER
+
+
+@dataclass(frozen=True)
+class CfiSettings:
+    # The serial number of the first CFI the bot numbers (rules 5 and 125:
+    # CFIs are Serializable Game Documents): set it to continue a series.
+    first_serial: int = FIRST_SERIAL_NUMBER
 
 
 @dataclass(frozen=True)
@@ -221,6 +235,7 @@ class Settings:
     field_matches: FieldSettings = field(default_factory=FieldSettings)
     holdings: HoldingsSettings = field(default_factory=HoldingsSettings)
     proposals: ProposalSettings = field(default_factory=ProposalSettings)
+    cfis: CfiSettings = field(default_factory=CfiSettings)
     elections: ElectionSettings = field(default_factory=ElectionSettings)
     digests: DigestSettings = field(default_factory=DigestSettings)
     players: tuple[PlayerEntry, ...] = ()
@@ -263,6 +278,7 @@ SECTIONS: Mapping[str, type] = {
     "field_matches": FieldSettings,
     "holdings": HoldingsSettings,
     "proposals": ProposalSettings,
+    "cfis": CfiSettings,
     "elections": ElectionSettings,
     "digests": DigestSettings,
 }

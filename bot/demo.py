@@ -58,7 +58,7 @@ def run_demo(database_url: str | None, echo: Callable[[str], None]) -> None:
     with tempfile.TemporaryDirectory(prefix="nomicbot-demo-") as folder:
         settings = _demo_settings(Path(folder), database_url)
         app = build_app(settings)
-        transport = _CollectingTransport()
+        transport = CollectingTransport()
         try:
             _play(app, SCRIPT, transport, echo)
         finally:
@@ -85,7 +85,7 @@ def _demo_settings(folder: Path, database_url: str | None) -> Settings:
 def _play(
     app: App,
     script: Sequence[DemoPost],
-    transport: _CollectingTransport,
+    transport: CollectingTransport,
     echo: Callable[[str], None],
 ) -> None:
     for number, post in enumerate(script, start=1):
@@ -99,33 +99,33 @@ def _play(
             at,
             to="nomic@nomic.test",
         )
-        echo(_banner(f"post {number}: {post.author}, {at:%Y-%m-%d %H:%M} UTC"))
+        echo(banner(f"post {number}: {post.author}, {at:%Y-%m-%d %H:%M} UTC"))
         echo(raw.decode("utf-8", errors="replace").replace("\r\n", "\n"))
         store_message(app, raw, "smtp", at)
         process_queue(app.session_factory, app.services)
         deliver(app, transport)
         for mail in transport.take():
-            echo(_banner("the bot sends"))
-            echo(_printable(mail))
+            echo(banner("the bot sends"))
+            echo(printable(mail))
     advance_to(app, START + timedelta(days=12))
     deliver(app, transport)
     for mail in transport.take():
-        echo(_banner("the bot sends (end of the nweek)"))
-        echo(_printable(mail))
+        echo(banner("the bot sends (end of the nweek)"))
+        echo(printable(mail))
 
 
-def _banner(text: str) -> str:
+def banner(text: str) -> str:
     return f"\n===== {text} " + "=" * max(0, 60 - len(text))
 
 
-def _printable(raw: bytes) -> str:
+def printable(raw: bytes) -> str:
     mail = message_from_bytes(raw, policy=default)
     headers = "".join(f"{name}: {mail[name]}\n" for name in ("From", "To", "Subject"))
     body = mail.get_body(preferencelist=("plain",))
     return headers + "\n" + (body.get_content() if body is not None else "")
 
 
-class _CollectingTransport:
+class CollectingTransport:
     """A transport that keeps mails in memory for the demo to print."""
 
     recognises_repeats = False

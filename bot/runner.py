@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -13,18 +14,23 @@ from sqlalchemy import select
 from tqdm import tqdm
 
 from bot.app import App
-from bot.engine.admin_records import KIND as RECORD_KIND
-from bot.engine.admin_records import compose_record_mail, new_record
+from bot.engine.admin_records import ADMIN_SOURCE, compose_record_mail, new_record
 from bot.engine.event_shunts import settle_events
 from bot.engine.prepare import ParallelPipeline
+from bot.engine.private_records import place_commitments
 from bot.engine.scheduler import TimedEventFailed
 from bot.engine.worker import QueueReport, process_queue
-from bot.ingress.ingest import ArrivingPost, IngestResult, ingest, ingest_many
+from bot.ingress.ingest import ArrivingPost, IngestResult, ingest, ingest_many, post_message_id
 from bot.ingress.replay import archive_posts, count_posts
 from bot.outbound.sender import DeliveryReport, deliver_pending
 from bot.outbound.transports import Transport
-from bot.store.models import Message, OutboxMessage
+from bot.store.lease import lease_for
+from bot.store.models import Message
 from bot.trust.bot_key import BotKey
+
+# How long the console waits for a running daemon to apply a record it queued
+# (the daemon's worker wakes at least every 30 s).
+RECORD_WAIT_SECONDS = 45.0
 
 # Posts of an archive stored per transaction: storing is idempotent, so a
 # replay cut short just stores the rest next time.
@@ -103,6 +109,10 @@ def replay_archive(
             with app.session_factory.begin() as session:
                 arriving = [ArrivingPost(post.raw, post.received_at) for post in batch]
                 new = ingest_many(session, arriving, "replay")
+                # A private vote's commitment takes the place the vote had live (rule 15 B).
+                place_commitments(
+                    session, [post.raw for post in batch], app.services.pipeline_settings
+                )
             stored += new
             duplicates += len(batch) - new
             bar.update(len(batch))
@@ -121,41 +131,61 @@ def replay_archive(
 
 
 def submit_record(
-    app: App, key: BotKey, command: str, arguments: dict[str, Any], at: datetime
+    app: App,
+    key: BotKey,
+    command: str,
+    arguments: dict[str, Any],
+    at: datetime,
+    wait_seconds: float = RECORD_WAIT_SECONDS,
 ) -> tuple[str, str]:
-    """An administrator's act: signed, queued here, mailed to the list; (status, reason).
+    """An administrator's act: signed, queued, applied, mailed to the list; (status, reason).
 
-    It takes effect when the worker reaches it, at ``at`` among the posts
-    (docs/archive.md); this drains the queue so that it has when this returns.
+    It takes effect when a worker reaches it, at ``at`` among the posts
+    (docs/archive.md).  When no daemon works on this database (its lock is
+    free) this process judges the queue itself; otherwise the daemon's
+    worker does, woken by the poll of its next pass, and this waits for it.
+    The engine mails the record to the list once it has been applied.
     """
+    message_id = queue_record(app, key, command, arguments, at)
+    lease = lease_for(app.settings.database_url)
+    if lease.acquire():
+        try:
+            process_queue(app.session_factory, app.services)
+        finally:
+            lease.release()
+    judged = wait_until_judged(app, message_id, wait_seconds)
+    if judged is None:
+        return "queued", (
+            "the record is queued; the running daemon applies it at its next pass "
+            "(nomicbot refused, or the list, will show the outcome)"
+        )
+    return judged
+
+
+def queue_record(
+    app: App, key: BotKey, command: str, arguments: dict[str, Any], at: datetime
+) -> str:
+    """Sign the act as a record and queue it for the worker; its Message-ID."""
     settings = app.settings
     record = new_record(command, arguments, at)
     message_id, raw = compose_record_mail(
         record, key, settings.bot.address, settings.bot.name, settings.bot.list_address
     )
-    now = datetime.now(UTC)
     with app.session_factory.begin() as session:
-        ingest(session, raw, "admin", at)
-        session.add(
-            OutboxMessage(
-                message_id=message_id,
-                kind=RECORD_KIND,
-                recipients=[settings.bot.list_address],
-                raw=raw,
-                status="pending",
-                attempts=0,
-                created_at=now,
-                next_attempt_at=now,
-            )
-        )
-    process_queue(app.session_factory, app.services)
-    with app.session_factory.begin() as session:
-        stored = session.scalars(select(Message).where(Message.message_id == message_id)).one()
-        if stored.status != "processed":
-            # Nothing changed: the list need not hear of it (a replay would ignore it too).
-            unsent = select(OutboxMessage).where(
-                OutboxMessage.message_id == message_id, OutboxMessage.status == "pending"
-            )
-            for mail in session.scalars(unsent):
-                session.delete(mail)
-        return stored.status, stored.status_reason
+        ingest(session, raw, ADMIN_SOURCE, at)
+    return message_id
+
+
+def wait_until_judged(app: App, message_id: str, seconds: float) -> tuple[str, str] | None:
+    """(status, reason) of the message once it is judged; None if still queued after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        with app.session_factory() as session:
+            # A refused record is kept under a marked key (bot.ingress.ingest).
+            query = select(Message).where(Message.message_id.startswith(message_id))
+            for stored in session.scalars(query):
+                if post_message_id(stored.message_id) == message_id and stored.status != "queued":
+                    return stored.status, stored.status_reason
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.2)

@@ -33,7 +33,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.games.errors import ActionError
-from bot.store.models import ActionRecord
+from bot.store.models import ActionRecord, OutboxMessage
+from bot.store.models import Message as StoredMessage
 from bot.trust.bot_key import BotKey
 from bot.trust.keys import DnsFunction, signature_verifies
 
@@ -44,11 +45,17 @@ RECORD_TYPE = "application/vnd.nomicbot.admin-record"
 RECORD_FILE = "admin-record.eml"
 KIND = "admin-record"
 APPLIED = "admin.record"  # the action-log row that says a record was applied
+ADMIN_SOURCE = "admin"  # Message.source of a record the console queued
 SIGNED_HEADERS = ("From", "To", "Subject", "Date", "Message-ID", "Content-Type")
 
 
 class RecordError(ValueError):
     """An admin record that must not be applied; the message says why."""
+
+
+class RecordRefused(RecordError):
+    """A record that does not prove what it claims (a private vote whose reveal does
+    not match its commitment): refused, as a forgery is, and listed by ``nomicbot refused``."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +88,12 @@ def new_record(command: str, arguments: Mapping[str, Any], issued_at: datetime) 
 
 
 def compose_record_mail(
-    record: AdminRecord, key: BotKey, bot: str, bot_name: str, list_address: str
+    record: AdminRecord,
+    key: BotKey,
+    bot: str,
+    bot_name: str,
+    list_address: str,
+    preamble: str = "An administrator's act, recorded for the public archive",
 ) -> tuple[str, bytes]:
     """(Message-ID, raw bytes) of the mail that carries ``record`` to the list."""
     summary = describe(record)
@@ -103,7 +115,7 @@ def compose_record_mail(
     outer["Message-ID"] = f"<{message_id}>"
     outer["X-Nomicbot-Kind"] = KIND
     outer.set_content(
-        f"An administrator's act, recorded for the public archive:\n\n  {summary}\n\n"
+        f"{preamble}:\n\n  {summary}\n\n"
         f"issued {record.issued_at.isoformat()} (record {record.record_id}).\n"
         f"The attached {RECORD_FILE} is the record itself, signed by the referee's key\n"
         f"({key.record_name}); a replay of the archive applies it here.\n"
@@ -112,6 +124,21 @@ def compose_record_mail(
         signed, maintype="application", subtype=RECORD_TYPE.partition("/")[2], filename=RECORD_FILE
     )
     return message_id, outer.as_bytes()
+
+
+def record_outbox_row(message: StoredMessage, list_address: str) -> OutboxMessage:
+    """The outbox row that mails the record carried by ``message`` to the list, as it is."""
+    now = datetime.now(UTC)
+    return OutboxMessage(
+        message_id=message.message_id,
+        kind=KIND,
+        recipients=[list_address],
+        raw=message.raw,
+        status="pending",
+        attempts=0,
+        created_at=now,
+        next_attempt_at=now,
+    )
 
 
 def carries_record(raw: bytes) -> bool:
@@ -194,25 +221,30 @@ def apply_record(session: Session, services: Services, record: AdminRecord, mess
         raise RecordError(f"admin record {record.record_id} was applied before")
     try:
         summary = HANDLERS[record.command](session, services, record)
+    except RecordRefused:
+        raise
     except ActionError as error:
         rule = f" (rule {error.rule})" if error.rule else ""
         raise RecordError(f"{describe(record)}: {error.message}{rule}") from None
     except ValueError as error:
         raise RecordError(f"{describe(record)}: {error}") from None
-    session.add(
-        ActionRecord(
-            message_pk=message_pk,
-            position=0,
-            player_id=None,
-            action=APPLIED,
-            args={"record": record.record_id, "command": record.command, **record.arguments},
-            text=record.record_id,
-            ruling="applied",
-            summary=summary,
-            occurred_at=record.issued_at,
-        )
-    )
+    session.add(applied_row(record, message_pk, summary))
     return summary
+
+
+def applied_row(record: AdminRecord, message_pk: int, summary: str) -> ActionRecord:
+    """The action-log row that says ``record`` was applied (so it never is again)."""
+    return ActionRecord(
+        message_pk=message_pk,
+        position=0,
+        player_id=None,
+        action=APPLIED,
+        args={"record": record.record_id, "command": record.command, **record.arguments},
+        text=record.record_id,
+        ruling="applied",
+        summary=summary,
+        occurred_at=record.issued_at,
+    )
 
 
 def _applied_before(session: Session, record: AdminRecord) -> bool:
@@ -231,8 +263,33 @@ def describe(record: AdminRecord) -> str:
         )
     if record.command == "go.setup":
         return f"Go set-up stones for {arguments['player']} at {' '.join(arguments['points'])}"
+    if record.command in DESCRIPTIONS:
+        return DESCRIPTIONS[record.command](arguments)
     verb = "add" if record.command == "player.address.add" else "remove"
     return f"{verb} the address {arguments['address']} of {arguments['player']}"
+
+
+# The acts that read best described by their arguments alone.
+DESCRIPTIONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "field.select": lambda arguments: f"the Referee selects {arguments['match']} (seed 003)",
+    "field.initialize": lambda arguments: "the Referee invokes Initialize (seed 003)",
+    "field.evolve": lambda arguments: "the Referee performs Evolve (seed 000)",
+    "clock.switch": lambda arguments: (
+        f"the Clock is turned {'On' if arguments['on'] else 'Off'} "
+        f"at {arguments['effective_at']} (rule 3 A)"
+    ),
+    "setting.set": lambda arguments: (
+        f"{arguments['setting']} becomes {arguments['value']} at {arguments['effective_at']}"
+    ),
+    # Rule 15 B: what may be public of a private vote before its poll concludes.
+    "private.commit": lambda arguments: (
+        "a private vote on "
+        + ", ".join(f"poll {vote['poll']} ({vote['subject']})" for vote in arguments["votes"])
+    ),
+    "private.reveal": lambda arguments: (
+        f"the private votes on poll {arguments['poll']} ({arguments['subject']}), revealed"
+    ),
+}
 
 
 def _ledger_credit(session: Session, services: Services, record: AdminRecord) -> str:
@@ -278,10 +335,58 @@ def _address_remove(session: Session, services: Services, record: AdminRecord) -
     return f"address removed from {player.name}"
 
 
+def _field_select(session: Session, services: Services, record: AdminRecord) -> str:
+    from bot.engine.games.field import referee_select
+
+    match = str(record.arguments["match"])
+    report = referee_select(session, services.at(record.issued_at), match, record.issued_at)
+    return f"{report.subject}\n\n{report.text}"
+
+
+def _field_turn(session: Session, services: Services, record: AdminRecord) -> str:
+    from bot.engine.games.field import referee_turn
+
+    # The Turn's draws are taken in a context named by its number, so a
+    # replay that applies the record at its place draws the same.
+    report = referee_turn(session, services.at(record.issued_at), record.command, record.issued_at)
+    return f"{report.subject}\n\n{report.text}"
+
+
+def _clock_switch(session: Session, services: Services, record: AdminRecord) -> str:
+    from bot.engine.rule_changes import apply_clock_switch
+
+    return apply_clock_switch(session, services, record)
+
+
+def _setting(session: Session, services: Services, record: AdminRecord) -> str:
+    from bot.engine.rule_changes import apply_setting
+
+    return apply_setting(session, services, record)
+
+
+def _private_commit(session: Session, services: Services, record: AdminRecord) -> str:
+    from bot.engine.private_records import apply_commit
+
+    return apply_commit(session, services, record)
+
+
+def _private_reveal(session: Session, services: Services, record: AdminRecord) -> str:
+    from bot.engine.private_records import apply_reveal
+
+    return apply_reveal(session, services, record)
+
+
 Handler = Callable[[Session, "Services", AdminRecord], str]
 HANDLERS: dict[str, Handler] = {
     "ledger.credit": _ledger_credit,
     "go.setup": _go_setup,
     "player.address.add": _address_add,
     "player.address.remove": _address_remove,
+    "field.select": _field_select,  # the Referee's console acts (seeds 003, 000)
+    "field.initialize": _field_turn,
+    "field.evolve": _field_turn,
+    "clock.switch": _clock_switch,  # rule 3 A, from an instant on (bot.engine.rule_changes)
+    "setting.set": _setting,  # a number the rules fix, from an instant on
+    "private.commit": _private_commit,  # rule 15 B (bot.engine.private_records)
+    "private.reveal": _private_reveal,
 }

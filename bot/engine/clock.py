@@ -25,10 +25,31 @@ class NweekChange:
 
 
 class GameClock:
+    """The Clock (rule 3): the configured starting switches and those recorded since.
+
+    The configuration file holds the switches from before the bot's records
+    (the starting values); later ones are rows of ``rule_change`` written by
+    admin records (``bot.engine.rule_changes``), handed in by
+    ``use_recorded_switches`` once per unit of work.
+    """
+
     def __init__(self, epoch: datetime, switches: Sequence[tuple[datetime, bool]]) -> None:
-        self.config = ntime.NtimeConfig(
-            epoch=epoch, switches=tuple(ntime.Switch(at, on) for at, on in switches)
-        )
+        self.starting_switches = tuple(ntime.Switch(at, on) for at, on in switches)
+        self.config = ntime.NtimeConfig(epoch=epoch, switches=self.starting_switches)
+
+    def with_switches(self, recorded: Sequence[tuple[datetime, bool]]) -> ntime.NtimeConfig:
+        """The Clock's facts with ``recorded`` switches after the starting ones.
+
+        Raises ``ValueError`` (``ntime.NtimeConfig``) when they do not make a
+        history: not after the epoch and each other, or not alternating.
+        """
+        added = tuple(ntime.Switch(at, on) for at, on in recorded)
+        return ntime.NtimeConfig(epoch=self.epoch, switches=(*self.starting_switches, *added))
+
+    def use_recorded_switches(self, recorded: Sequence[tuple[datetime, bool]]) -> None:
+        """Read the Clock with ``recorded`` switches from now on (one assignment, so a
+        reader in another thread sees the old facts or the new, never a mixture)."""
+        self.config = self.with_switches(recorded)
 
     def reading(self, instant: datetime) -> ClockView:
         reading = ntime.reading_at(self.config, instant)

@@ -51,7 +51,7 @@ def setup_stones(
     ``ValueError`` for an occupied point.
     """
     player = find_player_by_name(session, owner)
-    adapter = services.make_adapters(session)["go"]
+    adapter = services.at(at).make_adapters(session)["go"]
     assert isinstance(adapter, GoAdapter | AnomicGoAdapter)
     names = adapter.set_up(player.name, points)
     game_number = adapter.game_number

@@ -16,11 +16,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.config import PlayerEntry
+from bot.engine.governance.proposal_book import Status, load_book
 from bot.engine.rulings import PlayerRef
 from bot.games.errors import AmbiguousActionError, IllegalActionError
+from bot.games.governance.definitions import defines_name
 from bot.store.models import Player, PlayerAddress
 
 NAME_LENGTH = 200  # the width of player.name
+# Rule 151's "current proposal": one still to be decided.
+CURRENT_PROPOSAL = frozenset({Status.SUBMITTED, Status.ON_BALLOT, Status.SHELVED})
 
 
 @dataclass(frozen=True)
@@ -58,15 +62,27 @@ def registered_addresses(session: Session, player_id: int) -> tuple[str, ...]:
     return tuple(rows)
 
 
-def active_players(session: Session) -> list[PlayerRef]:
+def all_players(session: Session) -> list[PlayerRef]:
+    """Every player, On Leave or not, in roster order; Lost Souls are not players (rule 14).
+
+    Rule 15's default Eligible Voters ("all Players"), rule 1823's, rule
+    212's "each player" and everyone who can hold or be named.
+    """
     rows = session.execute(
         select(Player.id, Player.name).where(Player.active.is_(True)).order_by(Player.id)
     )
     return [PlayerRef(row.id, row.name) for row in rows]
 
 
-def players_off_leave(session: Session) -> list[PlayerRef]:
-    """The players a random selection may choose (rule 205), in roster order."""
+def active_players(session: Session) -> list[PlayerRef]:
+    """The active players: every player who is Off Leave (rule 205), in roster order.
+
+    The one definition of "active" wherever a rule counts active players:
+    rule 15 B's Democratic veto ("at least half of all active players"),
+    seed 000's B-Chess "Active Player", and rule 205's random selections
+    ("a player who is On Leave cannot be selected").  A player On Leave is
+    still a player (rule 205 keeps em one), so ``all_players`` has em.
+    """
     rows = session.execute(
         select(Player.id, Player.name)
         .where(Player.active.is_(True), Player.on_leave.is_(False))
@@ -86,7 +102,7 @@ def find_player_by_name(session: Session, name: str) -> PlayerRef:
     Raises IllegalActionError when nobody matches and AmbiguousActionError
     when several players do.
     """
-    players = active_players(session)
+    players = all_players(session)
     wanted = _folded(name)
     exact = [p for p in players if _folded(p.name) == wanted]
     if exact:
@@ -166,6 +182,7 @@ def register_player(session: Session, name: str, address: str, now: datetime) ->
     holder = _name_holder(session, clean)
     if holder is not None and holder is not lost_soul:
         raise IllegalActionError(f'the name "{clean}" is already taken', rule="14")
+    refuse_name_of_proposed_entity(session, clean)
     if lost_soul is None:
         player = Player(name=clean, origin="registration", joined_at=now, former_names=[])
         session.add(player)
@@ -225,9 +242,32 @@ def rename_player(session: Session, player: PlayerRef, name: str, now: datetime)
         raise IllegalActionError(
             f'the name "{clean}" belongs to {holder.name}; names are unique', rule="2"
         )
+    refuse_name_of_proposed_entity(session, clean)
     _give_name(row, clean, now)
     session.flush()
     return PlayerRef(row.id, row.name)
+
+
+def refuse_name_of_proposed_entity(session: Session, name: str) -> None:
+    """Rule 151: "No player may change eir name to that of an entity defined in a
+    current proposal."
+
+    A current proposal is one not yet decided (submitted, on the Ballot or
+    shelved); its latest revision is what it defines.  Read for every name
+    a player takes (a new player's, rule 14, and a Lost Soul's on
+    rejoining) as for a change: one name for a player and a proposed
+    entity is the confusion the rule prevents, however the name came.
+
+    Raises IllegalActionError (rule 151) naming the proposal.
+    """
+    _, book = load_book(session)
+    for proposal in book.proposals.values():
+        if proposal.status in CURRENT_PROPOSAL and defines_name(proposal.current.text, name):
+            raise IllegalActionError(
+                f'"{name}" is the name of an entity defined in proposal '
+                f"{proposal.id_string}, a current proposal: no player may take it",
+                rule="151",
+            )
 
 
 def set_on_leave(session: Session, player: PlayerRef, on_leave: bool) -> None:

@@ -29,6 +29,7 @@ from datetime import UTC, datetime, time, timedelta
 from sqlalchemy.orm import Session
 
 from bot.engine import timed
+from bot.engine.bandwidth import grant_starting_bandwidth
 from bot.engine.services import Services
 from bot.games import dice, go
 from bot.outbound.compose import compose_report
@@ -78,6 +79,9 @@ def advance_clock(
         sqlalchemy errors that ``bot.store.errors`` calls transient or a
             system defect, unchanged: they are no event's fault.
     """
+    # Once per unit of work: the Clock switches and settings recorded so far
+    # (bot.engine.rule_changes), so the Clock reads the same as in a replay.
+    services.rules.refresh(session)
     if until < services.clock.epoch:
         return  # the game has not begun: nothing is due yet
     # FOR UPDATE (PostgreSQL): a second writer waits here instead of
@@ -85,7 +89,8 @@ def advance_clock(
     mark = session.get(ClockMark, CLOCK_MARK_ID, with_for_update=True)
     if mark is None:
         session.add(ClockMark(id=CLOCK_MARK_ID, handled_until=until))
-        _run(open_current_nweek, session, services, (until, until), until, skip)
+        for handler in FIRST_INSTANT_HANDLERS:
+            _run(handler, session, services, (until, until), until, skip)
         return
     if until <= mark.handled_until:
         return
@@ -133,7 +138,7 @@ def handler_name(handler: timed.TimedHandler) -> str:
 
 def all_handlers() -> dict[str, timed.TimedHandler]:
     """Every timed handler by its recorded name (to run a shunted event again)."""
-    handlers = (open_current_nweek, *NTIME_HANDLERS, *timed.handlers())
+    handlers = (*FIRST_INSTANT_HANDLERS, *NTIME_HANDLERS, *timed.handlers())
     return {handler_name(handler): handler for handler in handlers}
 
 
@@ -182,7 +187,7 @@ def end_finished_go_game(session: Session, services: Services, period: int, at: 
         return
     from bot.engine.games.go import GoAdapter, describe_score
 
-    adapter = GoAdapter(session, services.settings.go.board_size)
+    adapter = GoAdapter(session, services.at(at).settings.go.board_size)
     before = adapter.state
     if not go.game_should_end(before, period):
         return
@@ -206,7 +211,7 @@ def end_quiet_go_game(session: Session, services: Services, nweek: int, at: date
         return
     from bot.engine.games.go_anomic import AnomicGoAdapter, describe_end
 
-    adapter = AnomicGoAdapter(session, services)
+    adapter = AnomicGoAdapter(session, services.at(at))  # the numbers in force then
     before = adapter.state
     seed = dice.nweek_seed(services.master_secret, nweek)
     result = adapter.at_nweek_start(nweek, at, seed)
@@ -283,6 +288,14 @@ def _midnight_between(after: datetime, until: datetime) -> bool:
     """Whether a 00:00 UTC falls in (after, until]."""
     return after.astimezone(UTC).date() != until.astimezone(UTC).date()
 
+
+# What the scheduler's first instant does, in this order: the nweek in
+# progress is an nweek like any other (its dice commitment, rule 9; its
+# Bandwidth, rule 212).
+FIRST_INSTANT_HANDLERS: tuple[timed.TimedHandler, ...] = (
+    open_current_nweek,
+    grant_starting_bandwidth,
+)
 
 # The ntime events, run only on an interval holding a midnight, before the
 # game handlers and in this order (a piece holds at most one midnight).

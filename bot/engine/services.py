@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 
 from jinja2 import Environment
 from sqlalchemy.orm import Session
@@ -10,6 +11,7 @@ from sqlalchemy.orm import Session
 from bot.config import Settings
 from bot.engine.clock import GameClock
 from bot.engine.games.base import GameAdapter
+from bot.engine.rule_changes import RuleBook
 from bot.pipeline import PipelineSettings
 
 
@@ -20,6 +22,13 @@ class Services:
     pipeline_settings: PipelineSettings
     master_secret: bytes
     templates: Environment
+    rules: RuleBook  # the settings in force at an instant (bot.engine.rule_changes)
+
+    def at(self, instant: datetime) -> Services:
+        """These services with the settings in force at ``instant`` (a change recorded
+        by an admin record takes effect from its instant on, never before)."""
+        settings = self.rules.settings_at(instant)
+        return self if settings is self.settings else replace(self, settings=settings)
 
     def make_adapters(self, session: Session) -> dict[str, GameAdapter]:
         """Fresh adapters for one post: each loads its state from ``session``."""
@@ -28,6 +37,7 @@ class Services:
         from bot.engine.games.go import GoAdapter
         from bot.engine.games.go_anomic import AnomicGoAdapter
         from bot.engine.games.roster import RosterAdapter
+        from bot.engine.games.unrefereed import UnrefereedAdapter
         from bot.engine.governance.cfis import CfiAdapter
         from bot.engine.governance.digests import DigestAdapter
         from bot.engine.governance.elections import ElectionsAdapter
@@ -36,7 +46,7 @@ class Services:
         go: GameAdapter = (
             AnomicGoAdapter(session, self)
             if self.settings.go.rules == "A"
-            else GoAdapter(session, self.settings.go.board_size)
+            else GoAdapter(session, self.settings.go.board_size, self.clock)
         )
         adapters: tuple[GameAdapter, ...] = (
             RosterAdapter.from_services(session, self),
@@ -47,5 +57,6 @@ class Services:
             DigestAdapter(session, self),  # a Minister's digest on request (issue 5)
             *governance_adapters(session, self),  # proposals and votes (rules 15, 19, 23)
             CfiAdapter(session, self),  # Calls For Inquiry (rule 125)
+            UnrefereedAdapter(),  # the seeds' subgames not refereed yet: "rule N"
         )
         return {adapter.prefix: adapter for adapter in adapters}

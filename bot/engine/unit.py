@@ -14,17 +14,27 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from bot.engine.admin_records import AdminRecord, RecordError, apply_record
+from bot.engine.admin_records import (
+    ADMIN_SOURCE,
+    AdminRecord,
+    RecordError,
+    RecordRefused,
+    apply_record,
+    record_outbox_row,
+)
 from bot.engine.games.base import GameAdapter, TurnPerPostAdapter
 from bot.engine.games.roster import after_action
 from bot.engine.players import player_for_address
+from bot.engine.private_records import commit_private_votes
 from bot.engine.private_secrets import UNAUTHENTICATED_PRIVATE_MAIL, secret_authentication
 from bot.engine.rulings import Board, Outcome, Ruling, Turn, not_taken, rejected
 from bot.engine.services import Services
 from bot.ingress.ingest import REFUSED_MARK, post_message_id
+from bot.mail.decode import DecodedMessage
 from bot.outbound.compose import compose_ruling_reply
 from bot.parser import NotUnderstood, ParsedAction
 from bot.parser.limits import planned
+from bot.parser.messages import is_registration_problem
 from bot.pipeline import PostContext, run_pipeline
 from bot.store.models import ActionRecord, Message
 
@@ -82,6 +92,11 @@ def process_message(
     if not context.parsed.actions and not context.parsed.not_understood and not context.remarks:
         _finish(message, "processed", "no actions")
         return
+    if _stranger_without_action(session, context):
+        # Rules 8 and 1896: a list member who is no player and states no action
+        # is chatting; answering "not understood" to the list would be noise.
+        _finish(message, "processed", "no actions from someone who is not a player")
+        return
     effective_at = services.clock.effective_time(message.received_at)
     if effective_at is None:
         # Rule 3 B: while the Clock is Off, actions are implemented only when
@@ -90,6 +105,9 @@ def process_message(
         return
     outcome = judge_post(session, message, context, services, effective_at)
     _record_rulings(session, message, outcome, services)
+    if context.private:  # rule 15 B: the list gets a commitment (docs/archive.md)
+        judged = list(zip(outcome.rulings, outcome.actors, strict=True))
+        commit_private_votes(session, services, message, judged, effective_at)
     reply = compose_ruling_reply(message, context, outcome, services)
     session.add(reply)
     _finish(message, "processed", f"{len(outcome.rulings)} action(s) judged")
@@ -116,7 +134,9 @@ def judge_post(
         player=player,
         private=context.private,
     )
-    adapters = services.make_adapters(session)
+    # The games read the settings in force when the post takes effect (a rule
+    # change recorded for a later instant does not reach back: docs/archive.md).
+    adapters = services.at(effective_at).make_adapters(session)
     judged: dict[int, tuple[Ruling, int | None]] = {}
     actions = list(planned(context.parsed.actions))  # rule 1896, with the limits on one post
     for position, action in enumerate(actions, start=1):
@@ -153,6 +173,20 @@ def judge_post(
         effective_at,
         tuple(notes),
     )
+
+
+def _stranger_without_action(session: Session, context: PostContext) -> bool:
+    """A post with no action read, only sentences not understood, by no player.
+
+    A request to become a player that lacks its name is still answered
+    (rule 14): it is an action, and its author is no player by definition.
+    """
+    assert context.parsed is not None
+    if context.parsed.actions or context.remarks or context.author is None:
+        return False
+    if any(is_registration_problem(problem) for problem in context.parsed.not_understood):
+        return False
+    return player_for_address(session, context.author) is None
 
 
 def _judge_together(
@@ -244,9 +278,35 @@ def _record_headers(message: Message, context: PostContext) -> None:
     claimed = ""
     if context.decoded is not None:
         message.subject = context.decoded.subject[:2000]
-        claimed = context.decoded.from_address or ""
+        settings = context.settings
+        claimed = _claimed_sender(
+            context.decoded,
+            settings.list_addresses,
+            settings.list_addresses | settings.bot_addresses,
+        )
     # A refused post has no author: keep the From it claimed, for the administrator.
     message.sender = (context.author or claimed)[:320]
+
+
+def _claimed_sender(
+    decoded: DecodedMessage, list_addresses: frozenset[str], ours: frozenset[str]
+) -> str:
+    """Who a post says it is from, for the administrator's list of refusals (not trusted).
+
+    A list that munges From puts the original sender in Reply-To or Cc; its
+    archive keeps the original From.  Reading the one other mailbox there
+    names the same sender for both copies, so a replay of the archive lists
+    a refusal as the live bot did.
+    """
+    sender = decoded.from_address or ""
+    if sender.lower() not in list_addresses:
+        return sender
+    others = {
+        address.lower()
+        for address in (*decoded.reply_to, *decoded.cc)
+        if address.lower() not in ours
+    }
+    return others.pop() if len(others) == 1 else sender
 
 
 def _record_rulings(
@@ -293,9 +353,16 @@ def _apply_admin_record(
     try:
         with session.begin_nested():
             summary = apply_record(session, services, record, message.id)
+    except RecordRefused as error:
+        _refuse(message, f"an admin record that is not applied: {error}")
+        return
     except RecordError as error:
         _finish(message, "ignored", str(error))
         return
+    if message.source == ADMIN_SOURCE:
+        # Queued by the console here: the list, and so its archive, get the
+        # record now that it took effect (one that failed is not mailed).
+        session.add(record_outbox_row(message, services.settings.bot.list_address))
     _finish(message, "processed", f"admin record applied: {summary}")
 
 

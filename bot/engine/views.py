@@ -11,6 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.engine.services import Services
+from bot.engine.view_names import VIEWS
 from bot.store.models import DiceSeed
 
 
@@ -21,7 +22,7 @@ class View:
 
 
 def game_view(session: Session, services: Services, game: str, at: datetime | None = None) -> View:
-    """Raises KeyError for an unknown game name.
+    """Raises KeyError for an unknown view name (``view_names.VIEWS`` lists them).
 
     ``at`` is the instant of the views that depend on one (``digests``: what
     each Minister would receive then); None is the wall clock's now.  Every
@@ -45,6 +46,7 @@ def game_view(session: Session, services: Services, game: str, at: datetime | No
         **governance_views(),  # proposals, ballot, polls
         "cfis": cfis_view,  # the Attorney Generalist's display (rule 125)
     }
+    assert views.keys() == VIEWS.keys(), "bot/engine/view_names.py lists every view"
     return views[game](session, services)
 
 
@@ -91,9 +93,9 @@ def _holdings_view(session: Session, services: Services) -> View:
     # Souls hold nothing (rule 14), so only players are listed.
     from bot.engine.holdings import balances, render_holdings
     from bot.engine.ledger import holdings
-    from bot.engine.players import active_players
+    from bot.engine.players import all_players
 
-    players = {player.name: player for player in active_players(session)}
+    players = {player.name: player for player in all_players(session)}
     data = {name: held for name, held in holdings(session).items() if name in players}
     table = [(name, balances(session, players[name].id)) for name in data]
     return View(render_holdings(table), data)

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session, defer, sessionmaker
 
 from bot.engine.event_shunts import queued_event_count, rerun_queued_events, settle_events
 from bot.engine.prepare import WINDOW, ParallelPipeline
+from bot.engine.rule_changes import release_held_posts
 from bot.engine.scheduler import TimedEventFailed, advance_clock
 from bot.engine.services import Services
 from bot.engine.unit import process_message
@@ -148,11 +149,8 @@ def _judge_next(
 def release_held(session_factory: sessionmaker[Session], services: Services) -> int:
     """Queue again the posts held while the Clock was Off, once it is On (rule 3 B)."""
     with session_factory.begin() as session:
-        held = session.scalars(select(Message).where(Message.status == "held")).all()
-        released = [m for m in held if services.clock.effective_time(m.received_at) is not None]
-        for message in released:
-            message.status, message.status_reason = "queued", "the Clock is On again"
-        return len(released)
+        services.rules.refresh(session)  # a switch another process recorded
+        return release_held_posts(session, services)
 
 
 def _next_queued(session: Session) -> Message | None:

@@ -10,6 +10,8 @@ it into a ruling quoted back to the player.  Any other exception is a defect.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 
 class ActionError(ValueError):
     """An action that cannot be taken, with the reason in a player's words.
@@ -37,3 +39,30 @@ class IllegalActionError(ActionError):
 
 class AmbiguousActionError(ActionError):
     """The action was understood but could mean more than one thing."""
+
+
+NEXT_CHECKING_PERIOD = "the next Checking Period"
+
+
+class NotYetError(IllegalActionError):
+    """An action the rules forbid now but allow later: the message says when.
+
+    ``reason`` is why not now; ``again`` who may do what later ("Rob may
+    move again"); ``from_instant`` when, or None for "the next Checking
+    Period" (rule 3), which only the engine's Clock can date
+    (``bot.engine.not_yet`` adds its nweek, nday and UTC time).
+    """
+
+    def __init__(
+        self, reason: str, *, rule: str = "", again: str, from_instant: datetime | None = None
+    ) -> None:
+        when = NEXT_CHECKING_PERIOD if from_instant is None else utc_text(from_instant)
+        super().__init__(f"{reason}; {again} from {when}", rule=rule)
+        self.reason = reason
+        self.again = again
+        self.from_instant = from_instant
+
+
+def utc_text(instant: datetime) -> str:
+    """``2026-01-04 00:00 UTC``: how refusals write an instant."""
+    return f"{instant.astimezone(UTC):%Y-%m-%d %H:%M} UTC"

@@ -10,6 +10,7 @@ configured to.
 from __future__ import annotations
 
 import logging
+import re
 import socket
 import ssl
 import threading
@@ -20,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from imapclient import IMAPClient
-from imapclient.exceptions import IMAPClientError
+from imapclient.exceptions import IMAPClientError, LoginError
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -33,6 +34,7 @@ log = logging.getLogger(__name__)
 NETWORK_ERRORS = (IMAPClientError, OSError, socket.timeout, ssl.SSLError)
 MAX_BACKOFF_SECONDS = 300.0
 IDLE_CHECK_SECONDS = 1  # how often the IDLE wait wakes to notice a stop request
+RESPONSE_CODE = re.compile(r"^\[[A-Z-]+(?: [^\]]*)?\]\s*")  # RFC 3501 7.1, e.g. [ALERT]
 
 
 @dataclass(frozen=True)
@@ -131,20 +133,51 @@ class ImapPoller:
             client.expunge()
 
     def run(self, stop: threading.Event) -> None:
-        """Poll until ``stop`` is set, reconnecting with backoff on network errors."""
+        """Poll until ``stop`` is set, reconnecting with backoff on network errors.
+
+        A refused login (a wrong username or password) is retried with the
+        same backoff, since an administrator may fix the account without
+        restarting the bot; it is reported once, in words, and again only
+        after a login has succeeded in between.
+        """
         backoff = 1.0
+        refused = False  # a refused login was reported and has not been fixed since
         while not stop.is_set():
             try:
                 client = self.connect()
                 backoff = 1.0
+                if refused:
+                    log.warning("IMAP %s: logged in; the account works again", self.account)
+                    refused = False
                 try:
                     self._serve(client, stop)
                 finally:
                     _logout(client)
+            except LoginError as error:
+                self._report_refused_login(error, backoff, already_reported=refused)
+                refused = True
+                stop.wait(backoff)
+                backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)
             except NETWORK_ERRORS as error:
                 log.warning("IMAP %s: %s; reconnecting in %.0f s", self.account, error, backoff)
                 stop.wait(backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)
+
+    def _report_refused_login(
+        self, error: LoginError, backoff: float, *, already_reported: bool
+    ) -> None:
+        if already_reported:
+            log.debug("IMAP %s: login refused again; retrying in %.0f s", self.account, backoff)
+            return
+        log.error(
+            "IMAP %s: the server refused to log in as %r (it said: %s).  Check [imap] "
+            "username and the password (NOMICBOT_IMAP_PASSWORD).  Retrying with backoff, "
+            "up to every %.0f minutes; this is not reported again until a login succeeds.",
+            self.account,
+            self.settings.username,
+            server_words(error),
+            MAX_BACKOFF_SECONDS / 60,
+        )
 
     def _serve(self, client: IMAPClient, stop: threading.Event) -> None:
         idle = b"IDLE" in client.capabilities()
@@ -169,6 +202,20 @@ class ImapPoller:
                     break
         finally:
             client.idle_done()
+
+
+def server_words(error: IMAPClientError) -> str:
+    """What the server said, as text: imapclient passes on the repr of its bytes.
+
+    ``login failed: b'[AUTHENTICATIONFAILED] Authentication failed.'`` becomes
+    ``Authentication failed.``: the response code is for programs.
+    """
+    text = str(error)
+    text = text.partition(": ")[2] if text.startswith("login failed: ") else text
+    if len(text) >= 3 and text[:2] in ("b'", 'b"') and text[-1] == text[1]:
+        text = text[2:-1]
+    words = RESPONSE_CODE.sub("", text).strip()
+    return words or text or "no reason given"
 
 
 def _aware(moment: Any) -> datetime:

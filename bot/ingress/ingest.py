@@ -19,6 +19,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from bot.ingress.instant import list_receipt_time
 from bot.store.models import Message
 
 _HEADER_PARSER = BytesHeaderParser(policy=compat32)
@@ -106,6 +107,8 @@ def ingest(session: Session, raw: bytes, source: str, received_at: datetime) -> 
         existing = session.scalar(select(Message.id).where(Message.message_id == message_id))
         assert existing is not None
         return IngestResult(False, existing, message_id)
+    # A list post takes effect when the list received it, live and in a replay alike.
+    received_at = list_receipt_time(raw, received_at)
     message = Message(
         message_id=key, raw=raw, received_at=received_at, source=source, status="queued"
     )
@@ -173,7 +176,7 @@ def ingest_many(session: Session, posts: Sequence[ArrivingPost], source: str) ->
         rows[key] = {
             "message_id": key,
             "raw": post.raw,
-            "received_at": post.received_at,
+            "received_at": list_receipt_time(post.raw, post.received_at),
             "source": source,
             "status": "queued",
             "status_reason": "",

@@ -23,6 +23,10 @@ class PipelineSettings:
     required_list_id: str = ""  # empty: posts need not carry a List-Id
     trust: TrustPolicy = TrustPolicy()
     bot_domain: str = ""  # the domain of the Message-IDs the bot makes
+    # The file where the bot publishes its own key's record when it made the
+    # key itself (bot.trust.bot_key): read when a record arrives, since the
+    # console may make the key while a daemon runs.
+    own_key_record_file: str = ""
 
 
 @dataclass

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from bot.pipeline.context import PostContext
+from bot.trust.policy import LIST_ARCHIVE
 from bot.trust.results import AuthResults, dmarc_failed, parse_results
 from bot.trust.seal import verify_list_seal
 from bot.trust.sender import authenticate_sender, trusted_results
@@ -52,6 +53,8 @@ def check_origin(context: PostContext) -> None:
     elif not _list_id_matches(context):
         wanted = context.settings.required_list_id
         context.refuse(f"not delivered through the game's list (no List-Id <{wanted}>)")
+    elif context.settings.trust.list_signature == LIST_ARCHIVE:
+        _check_list_archive(context)
     elif context.settings.trust.signed:
         _check_list_signature(context)
     else:
@@ -83,6 +86,28 @@ def _check_list_signature(context: PostContext) -> None:
         return
     context.list_results = seal.results
     context.carriage = seal.reason
+
+
+def _check_list_archive(context: PostContext) -> None:
+    """A replay of the list's own archive: being in it proves the list carried the post.
+
+    The list wrote its Authentication-Results on top of each post when it
+    arrived (GNU Mailman 3's validate-authenticity, before the archive
+    copy is made); a border MTA that drops arriving ones (deploy/GUIDE.md)
+    makes the topmost one the list's.  A post whose read headers are
+    repeated is as ambiguous here as live.
+    """
+    assert context.decoded is not None
+    problem = _unsigned_or_repeated(context, frozenset(READ_HEADERS))
+    if problem:
+        context.refuse(problem)
+        return
+    headers = context.decoded.headers.get("authentication-results", ())
+    topmost = _topmost(headers)
+    wanted = context.settings.trust.results_authserv_id.lower()
+    if topmost is not None and topmost.authserv_id.lower() == wanted:
+        context.list_results = topmost
+    context.carriage = "the list's archive"
 
 
 def _unsigned_or_repeated(context: PostContext, signed: frozenset[str]) -> str:

@@ -267,3 +267,24 @@ class LedgerEntry(Base):
     rule: Mapped[str] = mapped_column(String(50), default="")
     note: Mapped[str] = mapped_column(Text, default="")
     occurred_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class RuleChange(Base):
+    """A setting that is part of the rules, changed from an instant on (docs/archive.md).
+
+    Written only by an admin record (``bot.engine.rule_changes``), so a
+    replay of the archive writes the same rows; the configuration file
+    holds the starting values.  ``setting`` is "ntime.clock" (rule 3 A:
+    the value is true for On) or a changeable "SECTION.KEY"; the value in
+    force at an instant is the latest row at or before it.
+    """
+
+    __tablename__ = "rule_change"
+    __table_args__ = (Index("ix_rule_change_setting_effective", "setting", "effective_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    setting: Mapped[str] = mapped_column(String(100))
+    value: Mapped[Any] = mapped_column(JSON)
+    effective_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    record_id: Mapped[str] = mapped_column(String(32))  # the admin record that made it
+    recorded_at: Mapped[datetime] = mapped_column(UtcDateTime())  # the record's own instant

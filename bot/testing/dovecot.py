@@ -407,6 +407,18 @@ class DovecotServer(LoopbackServer):
         self._passwords[username] = password
         return ImapAccount(host=self.host, port=self.port, username=username, password=password)
 
+    def set_password(self, username: str, password: str) -> None:
+        """Change an existing user's password, as an administrator fixing an account would.
+
+        Raises:
+            ValueError: no such user, or the password unusable.
+        """
+        validate_credentials(username, password)
+        if username not in self._passwords:
+            raise ValueError(f"no IMAP user {username!r}")
+        self._write_password_file(username, password)
+        self._passwords[username] = password
+
     def _write_password_file(self, username: str, password: str) -> None:
         # Written aside and renamed, so the auth process never reads half a file.
         # It runs as default_internal_user, hence the group (root mode only).

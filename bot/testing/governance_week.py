@@ -34,7 +34,7 @@ from bot.testing.apps import game_settings, write_mbox
 from bot.testing.go_game import BOT_ADDRESS, EPOCH, LIST_ADDRESS, RECEIVING_SERVER
 
 SUBJECT = "[Nomic] Governance"
-FIRST_SERIAL = 100  # rule 19's serial numbers, configured apart from the CFI numbers
+FIRST_SERIAL = 100  # rule 5: the first proposal's serial number, and the first CFI's
 CONFIGURED = ("Alice", "Bob", "Carol")
 NEWCOMERS = ("Dave", "Erin")
 CHAIRMAN, ATTORNEY_GENERALIST, GODEL, TWIDDLER_ELECTED = "Alice", "Bob", "Carol", "Erin"
@@ -150,18 +150,18 @@ SCRIPT: tuple[tuple[str, int, int, int, str, bool], ...] = (
     ("Alice", 2, 12, 0, CFI_WALLS, False),
     ("Bob", 2, 13, 0, f"I nominate Carol for {TWIDDLES}.", False),
     ("Carol", 2, 14, 0, f"I reject my nomination for {TWIDDLES}.", False),
-    ("Dave", 2, 18, 0, "As Defendant in CFI 1 I argue {{ Cake was legal tender then. }}", False),
-    ("Bob", 3, 9, 0, "I vote TRUE on CFI 1", False),
-    ("Carol", 3, 10, 0, "I vote sure on CFI 1", False),
-    ("Erin", 3, 11, 0, "I vote Refused on CFJ 1", False),  # the last Eligible Voter
+    ("Dave", 2, 18, 0, "As Defendant in CFI 100 I argue {{ Cake was legal tender then. }}", False),
+    ("Bob", 3, 9, 0, "I vote TRUE on CFI 100", False),
+    ("Carol", 3, 10, 0, "I vote sure on CFI 100", False),
+    ("Erin", 3, 11, 0, "I vote Refused on CFJ 100", False),  # the last Eligible Voter
     ("Bob", 3, 12, 0, CFI_ROTATION, False),
     ("Alice", 4, 9, 0, f"I nominate myself for the {OPEN_MINISTRY}.", False),
-    ("Alice", 4, 10, 0, "I vote FALSE on CFI 2", False),
-    ("Carol", 4, 11, 0, "I vote nay on CFI 2", False),
-    ("Dave", 4, 12, 0, "I vote yes on CFI 2", False),
+    ("Alice", 4, 10, 0, "I vote FALSE on CFI 101", False),
+    ("Carol", 4, 11, 0, "I vote nay on CFI 101", False),
+    ("Dave", 4, 12, 0, "I vote yes on CFI 101", False),
     ("Bob", 5, 9, 0, "Digest please.", False),
     ("Erin", 5, 10, 0, TEA_REVISED, False),
-    ("Dave", 5, 11, 0, "I vote FALSE on CFI 2", False),  # refused: the poll is Strict
+    ("Dave", 5, 11, 0, "I vote FALSE on CFI 101", False),  # refused: the poll is Strict
     ("Alice", 6, 12, 0, f"I vote Alice, Erin, Dave for {TWIDDLES}.", False),
     ("Bob", 6, 13, 0, f"I vote Erin > Alice > Dave for {TWIDDLES}.", False),
     ("Carol", 7, 9, 0, f"I vote Dave, Alice, Erin for {TWIDDLES}.", False),

@@ -22,11 +22,12 @@ guide's step 3 (it drops Authentication-Results arriving from outside).
 
 from __future__ import annotations
 
+import os
 import shutil
 import smtplib
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -35,8 +36,10 @@ from sqlalchemy import select
 
 from bot.app import App, build_app
 from bot.config import load_settings
-from bot.daemon import Daemon
+from bot.daemon import SCHEDULER_LAG, Daemon
 from bot.ingress.ingest import post_message_id
+from bot.outbound.transports import MaildirTransport
+from bot.runner import replay_archive
 from bot.store.models import ActionRecord, Message, OutboxMessage, Player
 from bot.testing.apps import TEST_SECRET
 from bot.testing.dns import Zone, ZoneServer
@@ -45,6 +48,7 @@ from bot.testing.mailman import MailmanServer, SiteNames, guide_steps, run_step
 from bot.testing.postfix import PostfixServer
 from bot.testing.signing import SigningKey, signing_key
 from bot.testing.support import make_private_root, remove_tree, wait_until
+from bot.trust.policy import LIST_ARCHIVE
 
 LIST_DOMAIN = "lists.example.test"
 MUNGED_LIST = f"nomic@{LIST_DOMAIN}"
@@ -204,8 +208,24 @@ def _follow_guide(
     return etcs, output
 
 
+@dataclass(frozen=True)
+class History:
+    """A game older than its list: it began at ``epoch``, and its first posts were
+    made elsewhere.  They are imported into the list's archive (as an archive
+    of a list that moved keeps its old posts) and judged into the referee's
+    database from there before the daemon starts."""
+
+    epoch: datetime
+    posts: tuple[bytes, ...]  # as the list archives them: its Received stamp and results on top
+
+
 def _referee(
-    lst: str, etc: Path, dovecot: DovecotServer, postfix: PostfixServer, keys: list[SigningKey]
+    lst: str,
+    etc: Path,
+    dovecot: DovecotServer,
+    postfix: PostfixServer,
+    keys: list[SigningKey],
+    epoch: datetime | None = None,
 ) -> Referee:
     # The test world's DNS is for Mailman alone; the bot, in this process, reads the
     # members' keys from its key file, pinned beside the list's.
@@ -216,6 +236,7 @@ def _referee(
         for name, address in PEOPLE.items():
             handle.write(f'\n[[players]]\nname = "{name}"\naddresses = ["{address}"]\n')
     midnight = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    epoch = epoch or midnight
     environ = {
         "NOMICBOT_BOT_DATA_DIR": str(etc / "var"),
         "NOMICBOT_BOT_MASTER_SECRET": TEST_SECRET,
@@ -227,16 +248,46 @@ def _referee(
         "NOMICBOT_IMAP_IDLE_RENEW_SECONDS": "5",
         "NOMICBOT_OUTBOUND_SMTP_HOST": postfix.host,
         "NOMICBOT_OUTBOUND_SMTP_PORT": str(postfix.port),
-        "NOMICBOT_NTIME_EPOCH": midnight.isoformat(),
+        "NOMICBOT_NTIME_EPOCH": epoch.isoformat(),
     }
     app = build_app(load_settings(config, environ=environ))
     daemon = Daemon(app)
     return Referee(lst, BOTS[lst], app, daemon)
 
 
+def _import_history(mailman: MailmanServer, referee: Referee, history: History) -> None:
+    """Put the history into the list's archive, and judge it from there into the referee."""
+    archive = mailman.archive_dir / referee.list_address
+    existing = _nearest_existing(archive)
+    owner = existing.stat()  # Mailman's own user must go on writing there
+    for name in ("new", "cur", "tmp"):
+        (archive / name).mkdir(parents=True, exist_ok=True)
+    folder = archive / "new"
+    for number, raw in enumerate(history.posts):
+        (folder / f"{int(history.epoch.timestamp())}.history{number}.imported").write_bytes(raw)
+    made = [folder for folder in (archive, *archive.parents) if existing in folder.parents]
+    for path in (*made, *archive.rglob("*")):
+        os.chown(path, owner.st_uid, owner.st_gid)
+    settings = referee.app.settings
+    judging = replace(settings, trust=replace(settings.trust, list_signature=LIST_ARCHIVE))
+    app = build_app(judging)
+    # What the bot answered then went to the old list: kept aside, not mailed again now.
+    answered = MaildirTransport(settings.data_path / "history-outbox")
+    replay_archive(app, folder.parent, answered, until=datetime.now(UTC) - SCHEDULER_LAG)
+
+
+def _nearest_existing(path: Path) -> Path:
+    while not path.exists():
+        path = path.parent
+    return path
+
+
 @contextmanager
-def mail_world() -> Iterator[MailWorld]:
+def mail_world(history: History | None = None) -> Iterator[MailWorld]:
     """Start the whole world (about 20 s) and stop it however the block ends.
+
+    With ``history`` the munged list's game began at its epoch, and its
+    posts are in the list's archive and judged before the referee starts.
 
     Raises ServerNotInstalledError / ServerStartError when a server is missing or fails.
     """
@@ -261,9 +312,13 @@ def mail_world() -> Iterator[MailWorld]:
         )
         mailman.configure(postfix.port, postfix.postmap_command)
         etcs, output = _follow_guide(root, mailman, postfix, zone)
+        epoch = history.epoch if history is not None else None
         referees = {
-            lst: _referee(lst, etcs[lst], dovecot, postfix, list(keys.values())) for lst in BOTS
+            lst: _referee(lst, etcs[lst], dovecot, postfix, list(keys.values()), epoch)
+            for lst in BOTS
         }
+        if history is not None:
+            _import_history(mailman, referees[MUNGED_LIST], history)
         for referee in referees.values():
             referee.daemon.start()
             stack.callback(referee.daemon.shutdown)

@@ -16,6 +16,7 @@ domain; none, or several, and the post is refused, not guessed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bot.mail.decode import DecodedMessage
@@ -67,8 +68,20 @@ def _munged_author(
             ),
         )
     address = candidates[0]
+    return Author(address, _original_name(decoded, address), _how(results, address))
+
+
+def _original_name(decoded: DecodedMessage, address: str) -> str:
+    """The display name the original From had, for the ruling (never for trust).
+
+    GNU Mailman 3 writes "NAME via LIST", where NAME is the original From's
+    display name or, when it had none, the address with its domain replaced
+    by "---" (mailman/handlers/dmarc.py): that one is Mailman's, not the
+    author's, and the list archive's copy (the original From) has no name.
+    """
     name = decoded.from_name.rsplit(" via ", 1)[0].strip()
-    return Author(address, name, _how(results, address))
+    invented = re.sub(r"@([^ .]+\.)+[^ .]+$", "---", address)
+    return "" if name.lower() == invented.lower() else name
 
 
 def _how(results: AuthResults | None, address: str) -> str:

@@ -13,6 +13,11 @@ from bot.trust.keys import DnsFunction, make_lookup
 
 # How a post proves the list carried it (docs/trust.md).
 SIGNATURE_KINDS = ("arc", "dkim", "none")
+# Not a setting: what ``nomicbot replay --list-archive`` judges by.  The
+# archive the list's own archiver wrote is the proof that the list carried
+# each post in it, and the list's Authentication-Results on top of each
+# (written on arrival) say how it authenticated the author.
+LIST_ARCHIVE = "archive"
 # Whether a list post's author must be authenticated by eir own domain.
 AUTHOR_MODES = ("required", "list")
 
@@ -32,7 +37,12 @@ class TrustPolicy:
     @property
     def signed(self) -> bool:
         """Posts must carry the list's signature (not the weaker List-Id mode)."""
-        return self.list_signature in {"arc", "dkim"}
+        return self.list_signature in {"arc", "dkim", LIST_ARCHIVE}
+
+    @property
+    def results_authserv_id(self) -> str:
+        """The authserv-id of the list's own Authentication-Results."""
+        return self.list_authserv_id or self.list_signer
 
     def lookup(self) -> DnsFunction:
         return _lookup(self.key_records, self.use_dns)

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from bot.engine.view_names import VIEWS
+from bot.engine.views import game_view
 from bot.outbound.transports import MaildirTransport
 from bot.posts import compose_post, mbox_from_line
 from bot.runner import replay_archive
@@ -97,6 +99,22 @@ def test_parse_with_text_reads_an_email_s_headers_as_words(tmp_path: Path) -> No
     assert [item.get("action") for item in as_text if "action" in item] == ["dice.roll", "go.pass"]
 
 
+def test_parse_reads_a_raw_mail_with_a_long_header_block(tmp_path: Path) -> None:
+    post = compose_post("A", "a@example.test", "I roll 1d4.", "I pass.", "x@y", go_game.EPOCH)
+    # A list's mail: kilobytes of Received and ARC headers before the body.
+    received = b"".join(
+        b"Received: from relay%d.example.test (relay%d.example.test [192.0.2.%d])\n"
+        b"\tby mx.example.test with ESMTPS id %08d; Thu, 1 Jan 2026 00:00:00 +0000\n"
+        % (hop, hop, hop, hop)
+        for hop in range(80)
+    )
+    path = tmp_path / "long.eml"
+    path.write_bytes(b"From a@example.test Thu Jan  1 00:00:00 2026\n" + received + post)
+    assert len(received) > 8192
+    # Read as a mail, the Subject is no action; only the body's "I pass." is.
+    assert [item["action"] for item in json_lines(succeeded("parse", str(path)))] == ["go.pass"]
+
+
 @pytest.fixture(scope="module")
 def played_config(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The configuration of a bot that has replayed the scripted game."""
@@ -141,11 +159,24 @@ def test_state_players(played_config: Path) -> None:
     ]
 
 
-def test_an_unknown_game_is_a_clear_error(played_config: Path) -> None:
+def test_an_unknown_view_is_a_clear_error_listing_every_view(played_config: Path) -> None:
     done = nomicbot("state", "chess", "--config", str(played_config))
     assert done.returncode == 1
-    assert "no game called 'chess'; try go, players, dice or holdings" in done.stderr
+    assert "no view called 'chess'; the views are:" in done.stderr
+    listed = [line.split()[0] for line in done.stderr.splitlines()[1:] if line.strip()]
+    assert listed == list(VIEWS)
     assert "Traceback" not in done.stderr
+
+
+def test_state_help_lists_every_view(tmp_path: Path) -> None:
+    shown = succeeded("state", "--help")
+    for name, what in VIEWS.items():
+        assert f"  {name}" in shown and what in shown
+    # Every listed view is one game_view shows (it asserts the two agree).
+    app = make_app(tmp_path)
+    with app.session_factory() as session:
+        assert all(game_view(session, app.services, name).text for name in VIEWS)
+    app.dispose()
 
 
 def schema(database: Path) -> list[tuple[str, str]]:

@@ -118,7 +118,7 @@ def test_every_roll_of_the_finished_game_verifies(finished_outbox: Path) -> None
 
 
 def test_an_edited_roll_is_named(outbox_copy: Path) -> None:
-    text, face = roll_text(outbox_copy, MANY_ROLLS.message_id, 1)  # the d20
+    text, face = roll_text(outbox_copy, MANY_ROLLS.message_id, 2)  # the d20, the ruling's item 2
     changed = face % 20 + 1
     forged = text.replace(f"{face} = {face}", f"{changed} = {changed}").replace(
         f"faces={face}]", f"faces={changed}]"
@@ -127,19 +127,19 @@ def test_an_edited_roll_is_named(outbox_copy: Path) -> None:
     done = verify_dice(outbox_copy)
     assert done.returncode == 1
     [line] = [line for line in done.stdout.splitlines() if line.startswith("TAMPERED")]
-    assert f"roll 1 of <{MANY_ROLLS.message_id}>" in line
+    assert f"roll 2 of <{MANY_ROLLS.message_id}>" in line
     assert f"should have rolled [{face}], not [{changed}]" in line
     assert f"{ROLLS} roll(s) and draw(s) checked: {ROLLS - 1} correct, 1 wrong" in done.stdout
 
 
 def test_an_edited_result_with_its_proof_line_untouched_is_named(outbox_copy: Path) -> None:
-    text, face = roll_text(outbox_copy, MANY_ROLLS.message_id, 1)
+    text, face = roll_text(outbox_copy, MANY_ROLLS.message_id, 2)
     changed = face % 20 + 1
     forged = text.replace(f"{face} = {face}", f"{changed} = {changed}")
     edit_body(outbox_copy, "In-Reply-To", f"<{MANY_ROLLS.message_id}>", text, forged)
     done = verify_dice(outbox_copy)
     assert done.returncode == 1
-    assert f"TAMPERED or wrong: roll 1 of <{MANY_ROLLS.message_id}>" in done.stdout
+    assert f"TAMPERED or wrong: roll 2 of <{MANY_ROLLS.message_id}>" in done.stdout
     assert f"the ruling shows '1d20: {changed} = {changed}'" in done.stdout
 
 
@@ -157,8 +157,36 @@ def test_an_edited_seed_is_reported(outbox_copy: Path) -> None:
     done = verify_dice(outbox_copy)
     assert done.returncode == 1
     assert "nweek 1: revealed seed does NOT match its commitment" in done.stdout
-    assert f"roll 1 of <{go_game.SCRIPT[0].message_id}>" in done.stdout  # the 3d6 of nweek 1
+    assert f"roll 2 of <{go_game.SCRIPT[0].message_id}>" in done.stdout  # the 3d6 of nweek 1
     assert "1 seed(s) not matching their commitment: PROBLEMS FOUND" in done.stdout
+
+
+def test_an_archive_with_nothing_to_check_says_so_and_fails(tmp_path: Path) -> None:
+    # The players' posts alone: no ruling of the bot's, so no roll to check.
+    archive = tmp_path / "posts.mbox"
+    write_mbox(archive, [(post.raw(), mbox_from_line(post.author[1], post.at)) for post in POSTS])
+    done = verify_dice(archive)
+    assert done.returncode == 1
+    assert done.stdout.strip() == (
+        f"nothing to check: none of the {len(POSTS)} message(s) in the archive is the bot's "
+        "(give the list archive, or the bot's outbox Maildir)"
+    )
+    (tmp_path / "empty").mkdir()
+    for folder in ("cur", "new", "tmp"):
+        (tmp_path / "empty" / folder).mkdir()
+    assert verify_dice(tmp_path / "empty").returncode == 1
+
+
+def test_only_unrevealed_rolls_verify_nothing_yet_and_fail(tmp_path: Path) -> None:
+    outbox = replay_outbox(tmp_path, MANY_ROLLS.at + timedelta(seconds=1))
+    reveal, _mail = mail_file(outbox, "Subject", "[dice] Seed revealed for nweek 1")
+    reveal.unlink()  # as if nweek 1 had not ended
+    done = verify_dice(outbox)
+    assert done.returncode == 1
+    assert done.stdout.strip().splitlines()[-1] == (
+        "nothing verified yet: 5 roll(s) and draw(s) wait for the seed of their nweek, "
+        "revealed when it ends"
+    )
 
 
 def test_rolls_before_their_seed_is_revealed_are_not_yet_verifiable(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from bot.posts import compose_post, mbox_from_line
 from bot.store.models import Message, OutboxMessage
 from bot.testing import go_game
 from bot.testing.apps import write_config
+from bot.testing.records import relayed_by_list
 
 CREDIT = ["ledger", "credit", "Alice", "30", "--reason", "opening grant"]
 
@@ -46,21 +47,6 @@ def record_mails(folder: Path) -> list[bytes]:
     with app.session_factory() as session:
         query = select(OutboxMessage).where(OutboxMessage.kind == "admin-record")
         return [mail.raw for mail in session.scalars(query.order_by(OutboxMessage.id))]
-
-
-def as_the_list_relays_it(raw: bytes) -> bytes:
-    """What a list does to a post: subject prefix, List-Id, a footer part, From munged."""
-    mail = message_from_bytes(raw, policy=default)
-    subject = str(mail["Subject"])
-    del mail["Subject"]
-    mail["Subject"] = f"[Nomic] {subject}"
-    mail["List-Id"] = "<nomic.example.test>"
-    original = str(mail["From"])
-    del mail["From"]
-    mail["From"] = f"nomicbot via Nomic <{go_game.LIST_ADDRESS}>"
-    mail["Reply-To"] = original
-    mail.add_attachment("Nomic mailing list -- unsubscribe at nomic-leave@example.test\n")
-    return mail.as_bytes()
 
 
 def write_archive(path: Path, mails: list[tuple[bytes, datetime]]) -> Path:
@@ -108,8 +94,8 @@ def test_replaying_the_list_archive_alone_applies_the_records_at_their_place(
         tmp_path / "list.mbox",
         [
             (post, start),
-            (as_the_list_relays_it(credit), start + timedelta(minutes=1)),
-            (as_the_list_relays_it(address), start + timedelta(minutes=2)),
+            (relayed_by_list(credit), start + timedelta(minutes=1)),
+            (relayed_by_list(address), start + timedelta(minutes=2)),
         ],
     )
     # A fresh database that knows the bot's published key (as an auditor would).
@@ -139,7 +125,7 @@ def test_a_tampered_record_is_refused_by_replay_with_a_reason(tmp_path: Path) ->
     [credit] = record_mails(tmp_path / "live")
     tampered = _change_record(credit, b'"amount": 30', b'"amount": 3000')
     archive = write_archive(
-        tmp_path / "list.mbox", [(as_the_list_relays_it(tampered), datetime.now(UTC))]
+        tmp_path / "list.mbox", [(relayed_by_list(tampered), datetime.now(UTC))]
     )
     fresh = write_config(
         tmp_path / "fresh", f'key_file = "{tmp_path / "live" / "dkim-public.txt"}"\n'

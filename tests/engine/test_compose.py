@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default
@@ -48,4 +49,15 @@ def test_a_non_ascii_post_gets_a_readable_non_ascii_ruling(tmp_path: Path) -> No
 def test_an_ascii_ruling_is_plain_seven_bit_text(tmp_path: Path) -> None:
     stored, mail = ruling_for(tmp_path, "Dice", "I roll 2d6.", author="Alice")
     assert mail["Content-Transfer-Encoding"] == "7bit"
-    assert b"[verify: nweek=1 dice-v1 message-id=u1@example.test action=0" in stored
+    assert b"[verify: nweek=1 dice-v2 message-id=u1@example.test action=1" in stored
+
+
+def test_a_rolls_verify_index_is_its_item_number_in_the_ruling(tmp_path: Path) -> None:
+    # Rule 9's rolls are checked from the archive: the proof line's "action=N"
+    # must name the item N it is printed under, repeats counted (rule 1896).
+    _, mail = ruling_for(tmp_path, "Dice", "I pass. I roll 1d6 twice.", author="Alice")
+    body = mail.get_body(preferencelist=("plain",))
+    assert body is not None
+    text = str(body.get_content())
+    items = re.findall(r"^ {2}(\d+)\. .*\n {5}rolled .* action=(\d+) ", text, re.MULTILINE)
+    assert items == [("2", "2"), ("3", "3")]

@@ -92,6 +92,10 @@ def test_each_action_is_judged_under_rules_365_to_377(tmp_path: Path) -> None:
     reasons = {text: reason for text, ruling, _rule, reason in log if ruling == "rejected"}
     assert "within 19 hours" in reasons["I place a stone at e4"]
     assert "2026-01-06 05:00 UTC" in reasons["I place a stone at e4"]  # 10:00 + 19 hours
+    # The refusal says when, as the Clock shows it too (rule 3 A).
+    assert reasons["I place a stone at e4"].endswith(
+        "Bob may make a Go move again from nweek 1, nday 6 (2026-01-06 05:00 UTC)"
+    )
     assert "no pass" in reasons["I pass"]
     assert "the price is 4 points" in reasons["I buy a stone."]
 
@@ -231,8 +235,12 @@ def test_points_credited_by_the_administrator_buy_stones(tmp_path: Path) -> None
     replay = ["replay", str(tmp_path / "buy.mbox"), "--until", date.isoformat(), "--config"]
     assert runner.invoke(main, [*replay, str(config)]).exit_code == 0
     state = runner.invoke(main, ["state", "holdings", "--json", "--config", str(config)])
-    # Rule 374: (5^0-1) + (5^1-1) + (5^2-1) = 0 + 4 + 24 = 28 points.
-    assert json.loads(state.output) == {"Alice": {"points": 2}}
+    # Rule 374: (5^0-1) + (5^1-1) + (5^2-1) = 0 + 4 + 24 = 28 points.  Both
+    # hold the 10BW of the nweek the game starts in (rule 212).
+    assert json.loads(state.output) == {
+        "Alice": {"bandwidth": 10, "points": 2},
+        "Bob": {"bandwidth": 10},
+    }
     go = json.loads(runner.invoke(main, ["state", "go", "--json", "--config", str(config)]).output)
     assert go["stones_held"]["Alice"]["reserve"] == 3
     # A negative amount follows "--", as for any command line.

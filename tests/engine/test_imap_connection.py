@@ -8,6 +8,7 @@ import socket
 import ssl
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,37 @@ def test_the_poller_retries_with_backoff_until_the_server_answers(
         relay.close()
     assert "reconnecting in 1 s" in caplog.text
     assert not thread.is_alive()
+
+
+def test_a_refused_login_is_reported_once_in_words_and_retried_with_backoff(
+    tmp_path: Path,
+    tls_dovecot: DovecotServer,
+    account: ImapAccount,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    wrong = replace(account, password="not-the-password")
+    settings = settings_for(tls_dovecot, wrong, "plain", tls_dovecot.port, ca_file="")
+    app = make_app(tmp_path)
+    stop = threading.Event()
+    poller = ImapPoller(settings, app.session_factory, on_stored=stop.set)
+    caplog.set_level(logging.DEBUG, logger="bot.ingress.imap")
+    thread = threading.Thread(target=poller.run, args=(stop,), daemon=True)
+    thread.start()
+    try:
+        # Refused at once, then after 1 s and 2 s: the retries back off.
+        assert wait_until(lambda: "login refused again; retrying in 2 s" in caplog.text, 10)
+        # The administrator gives the account the password the bot has.
+        tls_dovecot.set_password(account.username, wrong.password)
+        assert wait_until(stop.is_set, timeout=15)  # logged in, and stored the post
+    finally:
+        stop.set()
+        thread.join(10)
+    records = [r for r in caplog.records if r.name == "bot.ingress.imap"]
+    errors = [r.getMessage() for r in records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1  # reported once, not at every retry
+    assert f"the server refused to log in as '{account.username}'" in errors[0]
+    assert "(it said: Authentication failed.)" in errors[0]
+    assert "AUTHENTICATIONFAILED" not in caplog.text and "b'" not in caplog.text
+    assert "logged in; the account works again" in caplog.text
+    assert not thread.is_alive()
+    app.dispose()

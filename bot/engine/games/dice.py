@@ -21,9 +21,10 @@ if TYPE_CHECKING:
     from bot.engine.services import Services
 
 
-def proof_line(nweek: int, roll: dice.Roll) -> str:
-    """The machine-readable line verify-dice reads back (nweek displayed one-based)."""
-    return f"[verify: nweek={nweek + 1} {roll.proof}]"
+def proof_line(nweek: int, roll: dice.Roll, *, as_item: bool = False) -> str:
+    """The machine-readable line verify-dice reads back (nweek displayed one-based);
+    ``as_item``: a player's roll, which names the ruling's item number (dice-v2)."""
+    return f"[verify: nweek={nweek + 1} {roll.item_proof if as_item else roll.proof}]"
 
 
 class DiceAdapter:
@@ -45,8 +46,10 @@ class DiceAdapter:
     def _roll(self, action: ParsedAction, turn: Turn) -> Ruling:
         spec = dice.DiceSpec(int(str(action.args["count"])), int(str(action.args["sides"])))
         seed = self._seed_for(turn)
+        # The derivation counts the post's actions from 0 (dice v1); the proof
+        # line prints the item number the roll is ruled under (dice-v2).
         result = dice.roll(seed, turn.message_id, turn.position - 1, spec)
-        summary = f"rolled {result.display()}  {proof_line(turn.nweek, result)}"
+        summary = f"rolled {result.display()}  {proof_line(turn.nweek, result, as_item=True)}"
         draw = {
             "kind": "dice",
             "nweek": turn.nweek,

@@ -20,9 +20,10 @@ Readings (the lead copies these to docs/readings.md):
   (its trigger is false) still caused the Turn, and the Turn is recorded.
 * The Referee is the player named by ``[field_matches] referee``; nomicbot
   itself is the Referee for its console and its schedule (and is the only
-  one when no player is named).  Initialize's "Active Players" are the
-  players not On Leave (rule 205), in roster order; they are also the
-  Players a Turn knows (Life's Teams, Tweak, the winners).
+  one when no player is named).  B-Chess Initialize's "Active Players" are
+  the players not On Leave (rule 205), in roster order; Life's "each
+  Player" (Teams, Tweak, the winners) is every player, On Leave or not:
+  a Team is drawn for a player, which selects no player (rule 205).
 * Draws come from the nweek's committed seed with the context
   ``Message-ID#position`` of the Turn's first request (``nweek-N-field-evolve``
   for the scheduled Evolve, ``console-turn-N`` for the console) and are
@@ -52,12 +53,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.engine import holdings, ledger
+from bot.engine.clock import GameClock
 from bot.engine.forfeits import Forfeited
 from bot.engine.games.field_plays import MatchPlay, PlayedTurn, Spending, play_named, play_of
-from bot.engine.players import active_players, players_off_leave
+from bot.engine.players import active_players, all_players
 from bot.engine.rulings import Board, PlayerRef, Ruling, Turn, applied, rejected
-from bot.games import dice
-from bot.games.errors import ActionError, IllegalActionError
+from bot.games import dice, ntime
+from bot.games.errors import ActionError, IllegalActionError, utc_text
 from bot.games.field import (
     RULE_FIELD_MATCHES,
     ActionRecord,
@@ -146,9 +148,7 @@ class FieldGame:
         configured = " ".join(self.services.settings.field_matches.referee.split())
         if not configured:
             return self.services.settings.bot.name
-        found = [
-            p for p in active_players(self.session) if p.name.casefold() == configured.casefold()
-        ]
+        found = [p for p in all_players(self.session) if p.name.casefold() == configured.casefold()]
         return found[0].name if found else configured
 
     def is_referee(self, player: PlayerId) -> bool:
@@ -156,8 +156,11 @@ class FieldGame:
 
     def context(self, nweek: int) -> TurnContext:
         """The Turn's context in zero-based Clock nweek ``nweek``, which it counts as displayed."""
-        players = tuple(player.name for player in players_off_leave(self.session))
-        return TurnContext(nweek=nweek + 1, referee=self.referee, players=players)
+        # Life's "each Player" is every player; B-Chess's "Active Player" one
+        # Off Leave (rule 205): the one definition, ``players.active_players``.
+        players = tuple(player.name for player in all_players(self.session))
+        active = tuple(player.name for player in active_players(self.session))
+        return TurnContext(nweek + 1, self.referee, players, active_players=active)
 
     # -- selecting the Current Field Match ----------------------------------
 
@@ -221,7 +224,7 @@ class FieldGame:
             )
         context = self.context(nweek)
         random = self.draw_source(nweek, at, context_id)
-        payers = {player.name: player.id for player in active_players(self.session)}
+        payers = {player.name: player.id for player in all_players(self.session)}
         macks = {
             name: ledger.balance(self.session, pid, holdings.MACKS) for name, pid in payers.items()
         }
@@ -456,6 +459,8 @@ class FieldAdapter:
         rulings: dict[int, Ruling] = {}
         for (index, request), result in zip(requests, judged, strict=True):
             action, turn = pending[index]
+            if isinstance(result, Refusal):
+                result = dated_refusal(result, self.game.services.clock)
             rulings[index] = _ruling(
                 play, action, turn, request, result, spent.get(request), outcome
             )
@@ -506,6 +511,20 @@ def judge_requests(record: TurnRecord, requests: Sequence[Request]) -> list[Acti
         remaining.remove(done)
         results.append(done)
     return results
+
+
+def dated_refusal(refusal: Refusal, clock: GameClock) -> Refusal:
+    """``refusal``, with the first nday and UTC date of the nweek it says to wait for.
+
+    "... from nweek 4" becomes "... from nweek 4, nday 1 (2026-01-31 00:00 UTC)"
+    (rule 3 A: an nweek begins at its first nday).
+    """
+    if refusal.from_nweek is None:
+        return refusal
+    begins = ntime.nday_start(clock.config, ntime.ClockReading(refusal.from_nweek - 1, 0))
+    if begins is None:
+        return refusal  # beyond a stop of the Clock not yet ended: no date to give
+    return replace(refusal, message=f"{refusal.message}, nday 1 ({utc_text(begins)})")
 
 
 def _ruling(

@@ -13,8 +13,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.engine import ledger
+from bot.engine.clock import GameClock
 from bot.engine.forfeits import Forfeited
-from bot.engine.players import active_players, find_player_by_name
+from bot.engine.not_yet import refusal_reason
+from bot.engine.players import all_players, find_player_by_name
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.games import go
 from bot.games.errors import ActionError, IllegalActionError
@@ -38,9 +40,13 @@ class GoAdapter:
     prefix = "go"
     private_actions: frozenset[str] = frozenset()
 
-    def __init__(self, session: Session, size: int) -> None:
+    def __init__(self, session: Session, size: int, clock: GameClock | None = None) -> None:
         self.session = session
         self.size = size
+        # The board a new game gets: the size in force (a rule change, docs/archive.md);
+        # a game in progress keeps its own, which ``size`` becomes once it is loaded.
+        self.new_game_size = size
+        self.clock = clock  # dates a refusal's "from the next Checking Period"
         self._record: GameRecord | None = None
         self._state: go.GoState | None = None
         self.changed = False
@@ -49,6 +55,7 @@ class GoAdapter:
     def state(self) -> go.GoState:
         if self._state is None:
             self._record, self._state = load_game(self.session, self.size)
+            self.size = self._state.parameters.size
         return self._state
 
     def apply(self, action: ParsedAction, turn: Turn) -> Ruling:
@@ -72,9 +79,8 @@ class GoAdapter:
             before = self.state
             result = move(action, context)
         except ActionError as error:
-            return rejected(
-                action.action, action.args, action.text, turn, error.message, error.rule
-            )
+            reason = refusal_reason(error, self.clock, turn.occurred_at)
+            return rejected(action.action, action.args, action.text, turn, reason, error.rule)
         self._state, self.changed = result.state, True
         summary = "; ".join(describe_event(event, self.size) for event in result.events)
         return applied(
@@ -114,7 +120,7 @@ class GoAdapter:
         Lost Soul from the game, so a total of anyone else (a state kept from
         before forfeits did) is scored and credited to nobody, never a crash.
         """
-        players = {player.name: player.id for player in active_players(self.session)}
+        players = {player.name: player.id for player in all_players(self.session)}
         result = _only_players_paid(go.score_game(self.state), players)
         for player, points in result.nomic_points.items():
             ledger.record(
@@ -127,7 +133,9 @@ class GoAdapter:
                 rule="1639 G",
                 note="Political Go: positive Go Points at the end of the game",
             )
-        self._state, self.changed = go.reset_game(self.state), True
+        # The next game is played on the board size in force now (a rule change).
+        self._state, self.changed = go.reset_game(self.state, self.new_game_size), True
+        self.size = self.new_game_size
         self.save()
         return result
 

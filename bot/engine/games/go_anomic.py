@@ -26,6 +26,7 @@ from bot.config import GoSettings
 from bot.engine import ledger
 from bot.engine.forfeits import Forfeited
 from bot.engine.games.go import board_disagreement
+from bot.engine.not_yet import refusal_reason
 from bot.engine.players import find_player_by_name
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.games import dice
@@ -70,7 +71,26 @@ def load_state(
     if record is None or not record.state:
         return record, anomic.new_game(parameters_from(settings))
     stored_size = int(record.state["parameters"]["size"])
-    return record, anomic.state_from_json(record.state, parameters_from(settings, stored_size))
+    state = anomic.state_from_json(record.state, parameters_from(settings, stored_size))
+    if stored_size != settings.board_size and not _begun(state):
+        # A board size changed by a rule change (docs/archive.md) applies to
+        # each game begun after it; one with no move and no stone is not begun.
+        state = _on_new_board(state, parameters_from(settings))
+    return record, state
+
+
+def _begun(state: anomic.AnomicState) -> bool:
+    return state.move_number > 0 or any(state.board)
+
+
+def _on_new_board(
+    state: anomic.AnomicState, parameters: anomic.AnomicParameters
+) -> anomic.AnomicState:
+    """``state`` (a game not begun) on an empty board of ``parameters``' size."""
+    empty = anomic.new_game(parameters)
+    return replace(
+        state, parameters=parameters, board=empty.board, key=empty.key, positions=empty.positions
+    )
 
 
 class StoredBoards:
@@ -148,9 +168,8 @@ class AnomicGoAdapter:
             state, summary = handler(action, turn)
             summary = " ".join([summary, *self._proofs])
         except ActionError as error:
-            return rejected(
-                action.action, action.args, action.text, turn, error.message, error.rule
-            )
+            reason = refusal_reason(error, self.services.clock, turn.occurred_at)
+            return rejected(action.action, action.args, action.text, turn, reason, error.rule)
         self._state, self.changed = state, True
         rule = STONE_RULES.get(action.action, "368")
         return applied(

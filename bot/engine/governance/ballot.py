@@ -6,8 +6,9 @@ proposal issued since the beginning of the previous Voting Period".  Read
 here as every proposal not yet on a Ballot (those submitted after the last
 Ballot was called) plus the Shelved ones, which "automatically" appear on
 the next nweek's ballot.  The Eligible Voters are the players at the call
-(rule 15's default, fixed when the poll is called), who are also the
-Democratic veto's "active players (as defined at the start of voting)".
+(rule 15's default, fixed when the poll is called), On Leave or not; the
+Democratic veto's "active players (as defined at the start of voting)" are
+those of them Off Leave at the call (``players.active_players``, rule 205).
 
 At the close, "the effects of the proposals on a Ballot are considered to
 happen in simultaneous sequential order": each poll in increasing serial
@@ -37,7 +38,8 @@ from bot.engine.governance.proposal_book import (
     load_book,
     save_book,
 )
-from bot.engine.players import active_players
+from bot.engine.players import active_players, all_players
+from bot.engine.private_records import reveal_private_votes
 from bot.games import dice
 from bot.games.governance.polls import Flag, Outcome, PollResult, conclusion_instant
 from bot.outbound.compose import compose_report
@@ -102,7 +104,10 @@ def call_ballot(session: Session, services: Services, nweek: int, at: datetime) 
     record, book = load_book(session)
     if nweek in book.ballots or not book.awaiting_ballot():
         return  # called once; with no proposal there is no poll to call, nor a Ballot to post
-    voters = [str(player.id) for player in active_players(session)]
+    # Rule 15: "all Players are Eligible Voters"; rule 15 B's veto counts the
+    # active players (Off Leave, rule 205) "as defined at the start of voting".
+    voters = [str(player.id) for player in all_players(session)]
+    active = [str(player.id) for player in active_players(session)]
     deadline_ndays = (nweek + 1) * NDAYS_PER_NWEEK  # the Voting Period ends with the nweek
     reading = f"the end of the Voting Period of nweek {nweek + 1}"
     polls: dict[int, int] = {}
@@ -116,7 +121,7 @@ def call_ballot(session: Session, services: Services, nweek: int, at: datetime) 
             duration=poll_store.ntime_deadline(services.clock, deadline_ndays, reading),
             called_at=at,
             flags=(Flag.CONCEALABLE, Flag.DEMOCRATIC),
-            active_players=voters,
+            active_players=active,
             extra_choices=(poll_store.SHELVE,),
             deadline_ndays=deadline_ndays,
         )
@@ -165,6 +170,9 @@ def close_ballot(session: Session, services: Services, nweek: int, at: datetime)
     """Decide every poll of nweek ``nweek``'s Ballot in serial order, pay, and mail the results."""
     record, book = load_book(session)
     ballot = book.ballots[nweek]
+    # Rule 15 B: the private votes are posted publicly when the polls conclude,
+    # before their results (docs/archive.md).
+    reveal_private_votes(session, services, [ballot.polls[s] for s in sorted(ballot.polls)], at)
     decisions = []
     for serial in sorted(ballot.polls):  # rule 23: simultaneous sequential order
         stored = poll_store.load_poll(session, services.clock, ballot.polls[serial])
@@ -195,7 +203,7 @@ def _decide(
     # Rule 19 rewards "its proponent, if one exists"; a Lost Soul holds nothing
     # (rule 14), so the proposal of one who forfeited is decided and pays nobody.
     # The dice are rolled all the same, so every later roll stays where it was.
-    if proposal.proponent_id not in {player.id for player in active_players(session)}:
+    if proposal.proponent_id not in {player.id for player in all_players(session)}:
         return Decision(proposal, closed, result, status, roll, proof, 0, False)
     points = _pay(session, proposal, passed, roll.total, result.concluded_at)
     return Decision(proposal, closed, result, status, roll, proof, points)

@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 
 from bot.engine import holdings
 from bot.engine.governance import polls as poll_store
-from bot.engine.players import find_player_by_name, players_off_leave
+from bot.engine.players import active_players, find_player_by_name
 from bot.engine.rulings import Board, PlayerRef, Ruling, Turn, applied, rejected
 from bot.games.errors import ActionError, IllegalActionError
 from bot.games.governance.polls import (
@@ -118,11 +118,12 @@ class CfiAdapter:
         )
         defendant = self._defendant(document.defendant, plaintiff)
         voters = cfi_eligible_voters(
-            (str(player.id) for player in players_off_leave(self.session)),
+            (str(player.id) for player in active_players(self.session)),
             str(plaintiff.id),
             None if defendant is None else str(defendant.id),
         )
-        number = poll_store.next_serial(self.session, COUNTER_NAME)
+        first = self.services.settings.cfis.first_serial  # rule 5: 100 unless continuing
+        number = poll_store.next_serial(self.session, COUNTER_NAME, first)
         stored_poll = poll_store.create_poll(
             self.session,
             kind=CFI_KIND,

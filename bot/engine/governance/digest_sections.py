@@ -33,7 +33,7 @@ from bot.engine.governance.election_state import ElectionBook, Phase, Timetable,
 from bot.engine.governance.elections import describe_election
 from bot.engine.governance.ministries import Ministries, describe_ministry, load_ministries
 from bot.engine.holdings import TILDEX, format_amount
-from bot.engine.players import active_players, render_roster, roster
+from bot.engine.players import all_players, render_roster, roster
 from bot.engine.refusals import RefusedPost, refused_count, refused_posts
 from bot.games import go, ntime
 from bot.games.field import actions_performed, objects_of_kind
@@ -236,7 +236,7 @@ def twiddler_sections(
     """Rule 625 D.5: "the current amount of Tildex held by each game entity"."""
     lines = tuple(
         f"{player.name}: {format_amount(TILDEX, ledger.balance(session, player.id, TILDEX))}"
-        for player in active_players(session)
+        for player in all_players(session)
     )
     return (DigestSection(TWIDDLES_MINISTRY, "Tildex (rule 21 A.2)", lines or ("No players.",)),)
 

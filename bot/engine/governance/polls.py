@@ -324,13 +324,13 @@ def _resolved(stored: StoredPoll, clock: GameClock) -> StoredPoll:
     return replace(stored, poll=replace(stored.poll, duration=duration))
 
 
-def next_serial(session: Session, counter_name: str) -> int:
-    """The next number (1, 2, ...) of the counter kept in the game record ``counter_name``."""
+def next_serial(session: Session, counter_name: str, first: int = 1) -> int:
+    """The next number (``first``, then one more each time) of the counter ``counter_name``."""
     record = session.scalar(select(GameRecord).where(GameRecord.name == counter_name))
     if record is None:
-        session.add(GameRecord(name=counter_name, state={"next_number": 2}, version=0))
+        session.add(GameRecord(name=counter_name, state={"next_number": first + 1}, version=0))
         session.flush()
-        return 1
+        return first
     number = int(record.state["next_number"])
     record.state = {"next_number": number + 1}
     record.version += 1

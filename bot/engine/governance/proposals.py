@@ -187,14 +187,18 @@ class VotesAdapter:
 
     def apply(self, action: ParsedAction, turn: Turn) -> Ruling:
         try:
-            summary, rule = self._vote(action, turn)
+            summary, rule, number = self._vote(action, turn)
         except ActionError as error:
             return rejected(
                 action.action, action.args, action.text, turn, error.message, error.rule
             )
-        return applied(action.action, action.args, action.text, turn, summary, rule=rule)
+        # The poll voted on, for the commitment of a private vote (bot.engine.private_records).
+        effects = ({"game": "polls", "poll": number, "private": turn.private},)
+        return applied(
+            action.action, action.args, action.text, turn, summary, rule=rule, effects=effects
+        )
 
-    def _vote(self, action: ParsedAction, turn: Turn) -> tuple[str, str]:
+    def _vote(self, action: ParsedAction, turn: Turn) -> tuple[str, str, int]:
         player = _player_of(turn)
         number, label = self._poll_number(str(action.args["on"]), int(str(action.args["number"])))
         word = str(action.args["vote"])
@@ -209,7 +213,7 @@ class VotesAdapter:
         )
         sent = " (sent privately: published when the poll concludes)" if turn.private else ""
         summary = f'{player.name} votes "{word}" on {label}: {vote.reason}{sent}'
-        return summary, "23" if stored.kind == BALLOT_KIND else "15"
+        return summary, "23" if stored.kind == BALLOT_KIND else "15", number
 
     def _poll_number(self, target: str, number: int) -> tuple[int, str]:
         if target == "poll":

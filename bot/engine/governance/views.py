@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from bot.engine.governance import polls as poll_store
 from bot.engine.governance.proposal_book import ProposalBook, load_book
+from bot.engine.private_records import sealed_count
 from bot.games.governance.polls import Flag, deadline_of
 
 if TYPE_CHECKING:
@@ -129,7 +130,8 @@ def _poll_data(session: Session, stored: poll_store.StoredPoll) -> dict[str, Any
             {"voter": named[cast.voter], "vote": poll_store.vote_label(stored, cast)}
             for cast in visible.votes
         ],
-        "withheld": visible.withheld,
+        # Sealed: committed to in the archive, revealed at the close (docs/archive.md).
+        "withheld": visible.withheld + (0 if closed else sealed_count(session, stored.number)),
     }
 
 

@@ -24,8 +24,12 @@ Derivation, version 1
      where message_id is the post's Message-ID stripped of surrounding
      whitespace and of one pair of angle brackets, and action_index is the
      action's place among all the actions of the post, counting from 0 after
-     repeats ("I pass. I roll 1d6 twice" rolls as actions 1 and 2); the
-     ruling prints it on the roll's ``[verify: ...]`` line.
+     repeats ("I pass. I roll 1d6 twice" rolls as actions 1 and 2).  A
+     player's ruling prints ``[verify: ... dice-v2 ... action=N]`` with N =
+     index + 1, the item number the roll is ruled under ("I roll 1d6 twice"
+     after "I pass": items 2 and 3); older rulings, and reports such as the
+     Ballot's rewards (whose index is the proposal's serial number), print
+     ``dice-v1 ... action=index``.  Both verify (``nomicbot verify-dice``).
    * A game draw: ``"nomicbot dice v1\ndraw\n" + context_id + "\n" + number``,
      where number counts the draws in that context from 0.
 4. An integer below n: take k = max(1, ceil(bitlength(n - 1) / 8)) bytes of

@@ -16,6 +16,9 @@ from bot.games.dice.spec import DiceSpec
 from bot.games.dice.stream import HmacStream, check_label_part, draw_below, roll_label
 
 PROOF_VERSION = "dice-v1"
+# A player's roll prints the item number it is ruled under (its index + 1):
+# the derivation is v1's, so every roll of an older archive replays as it was.
+ITEM_PROOF_VERSION = "dice-v2"
 
 
 def normalise_message_id(message_id: str) -> str:
@@ -41,10 +44,19 @@ class Roll:
 
     @property
     def proof(self) -> str:
-        """One line for the ruling: ``dice-v1 message-id=a@b action=0 spec=3d6 faces=4,1,6``."""
+        """One line for a report: ``dice-v1 message-id=a@b action=0 spec=3d6 faces=4,1,6``."""
+        return self._proof(PROOF_VERSION, self.action_index)
+
+    @property
+    def item_proof(self) -> str:
+        """The line for a player's ruling, naming the item the roll is ruled under:
+        ``dice-v2 message-id=a@b action=1 spec=3d6 faces=4,1,6`` (index + 1)."""
+        return self._proof(ITEM_PROOF_VERSION, self.action_index + 1)
+
+    def _proof(self, version: str, shown_index: int) -> str:
         faces = ",".join(str(face) for face in self.faces)
         return (
-            f"{PROOF_VERSION} message-id={self.message_id} action={self.action_index} "
+            f"{version} message-id={self.message_id} action={shown_index} "
             f"spec={self.spec} faces={faces}"
         )
 

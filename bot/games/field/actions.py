@@ -56,11 +56,22 @@ class Request:
 
 @dataclass(frozen=True)
 class TurnContext:
-    """When the Turn happens and who takes part: the nweek, the Referee, the Players."""
+    """When the Turn happens and who takes part: the nweek, the Referee, the Players.
+
+    ``players`` are every Player (Life's Teams); ``active_players`` those
+    who are active, not On Leave (rule 205; B-Chess's "Active Player"),
+    None when they are all of ``players``.
+    """
 
     nweek: int
     referee: PlayerId
     players: tuple[PlayerId, ...] = ()
+    active_players: tuple[PlayerId, ...] | None = None
+
+    @property
+    def active(self) -> tuple[PlayerId, ...]:
+        """The Active Players: those not On Leave."""
+        return self.players if self.active_players is None else self.active_players
 
 
 @dataclass(frozen=True)
@@ -75,13 +86,25 @@ class ActionCall:
 
 @dataclass(frozen=True)
 class TriggerFailure:
-    """Why a trigger's conditions are not all true, in a player's words, with the rule."""
+    """Why a trigger's conditions are not all true, in a player's words, with the rule.
+
+    ``from_nweek`` (displayed, one-based) is set when the action becomes
+    possible as that nweek begins; the message then ends "from nweek N", for
+    the engine to date (``not_before_nweek``).
+    """
 
     message: str
     rule: str
+    from_nweek: int | None = None
 
     def as_error(self) -> IllegalActionError:
         return IllegalActionError(self.message, rule=self.rule)
+
+
+def not_before_nweek(reason: str, rule: str, again: str, nweek: int) -> TriggerFailure:
+    """A failure that lasts until (displayed) ``nweek`` begins: "...; Alice may tweak
+    again from nweek 4"."""
+    return TriggerFailure(f"{reason}; {again} from nweek {nweek}", rule, from_nweek=nweek)
 
 
 @dataclass(frozen=True)

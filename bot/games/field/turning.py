@@ -70,11 +70,12 @@ class PriorityEntry:
 
 @dataclass(frozen=True)
 class Refusal:
-    """A request whose action did not take place, and why."""
+    """A request whose action did not take place, and why (``TriggerFailure.from_nweek``)."""
 
     request: Request
     message: str
     rule: str
+    from_nweek: int | None = None
 
     def as_error(self) -> IllegalActionError:
         return IllegalActionError(self.message, rule=self.rule)
@@ -351,7 +352,9 @@ class _Turn:
             if failure is None:
                 self.carry_out(spec, rule, request, object_id)
             else:
-                self.refusals.append(Refusal(request, failure.message, failure.rule))
+                self.refusals.append(
+                    Refusal(request, failure.message, failure.rule, failure.from_nweek)
+                )
 
     def carry_out(
         self,

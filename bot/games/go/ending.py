@@ -121,13 +121,19 @@ def score_game(state: GoState) -> ScoreResult:
     return ScoreResult(found, totals)
 
 
-def reset_game(state: GoState) -> GoState:
-    """The board cleared, alliances and consents gone, Go Scores 0 (rule 1639 G)."""
-    board = bytes(state.parameters.point_count)
+def reset_game(state: GoState, size: int | None = None) -> GoState:
+    """The board cleared, alliances and consents gone, Go Scores 0 (rule 1639 G).
+
+    ``size``: the board of the game that starts now, when a rule change made
+    it other than 1639 A's (the game that ended keeps its own).
+    """
+    parameters = replace(state.parameters, size=size) if size else state.parameters
+    board = bytes(parameters.point_count)
     players = tuple(replace(record, score=0) for record in state.players)
     history = with_position_recorded({}, PositionRecord(board, frozenset()))
     return replace(
         state,
+        parameters=parameters,
         board=board,
         players=players,
         alliances=frozenset(),

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bot.games.errors import IllegalActionError
+from bot.games.errors import IllegalActionError, NotYetError
 from bot.games.go.capture import (
     DragonSelector,
     dead_dragons_after_placement,
@@ -308,10 +308,11 @@ def _require_may_move(state: GoState, context: MoveContext, action: str) -> None
             f"last Move in period {last}: the clock must not run backwards"
         )
     if context.checking_period == last:
-        raise IllegalActionError(
+        raise NotYetError(
             f"{context.player} cannot {action}: e has already made a Move in this "
-            "Checking Period, and a player may move at most once per Checking Period.",
+            "Checking Period, and a player may move at most once per Checking Period",
             rule=_rule(state),
+            again=f"{context.player} may move again",
         )
 
 

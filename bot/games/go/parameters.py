@@ -46,7 +46,7 @@ class GoParameters:
 
     def parse_point(self, text: str) -> Point:
         """``parse_point`` for this board, citing the board rule."""
-        return parse_point(text, self.size, rule=self.rule_board)
+        return parse_point(text, self.size, rule=self.rule_board, lowercase=self.lowercase_columns)
 
     def format_point(self, point: Point) -> str:
         """``format_point`` for this board and lettering."""

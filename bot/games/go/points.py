@@ -72,7 +72,7 @@ def format_point(point: Point, size: int, *, lowercase: bool = False) -> str:
     return f"{letter.lower() if lowercase else letter}{row + 1}"
 
 
-def parse_point(text: str, size: int, *, rule: str = "1639 A") -> Point:
+def parse_point(text: str, size: int, *, rule: str = "1639 A", lowercase: bool = False) -> Point:
     """Read ``"G3"`` or ``"g3"`` as a point on a ``size`` board.
 
     Raises ``ActionSyntaxError`` if ``text`` is not a letter followed by a
@@ -86,14 +86,16 @@ def parse_point(text: str, size: int, *, rule: str = "1639 A") -> Point:
     column = LETTERS.index(match.group(1).upper())
     row = int(match.group(2)) - 1
     if not (column < size and 0 <= row < size):
-        raise IllegalActionError(_off_board_message(text.strip(), size), rule=rule)
+        raise IllegalActionError(_off_board_message(text.strip(), size, lowercase), rule=rule)
     return point_at(column, row, size)
 
 
-def _off_board_message(text: str, size: int) -> str:
-    labels = column_labels(size)
+def _off_board_message(text: str, size: int, lowercase: bool) -> str:
+    # The columns in the board's own lettering: rule 366 letters "a" to "s".
+    labels = column_labels(size, lowercase=lowercase)
+    point = text if lowercase else text.upper()
     return (
-        f"{text.upper()} is not on the {size}x{size} board "
+        f"{point} is not on the {size}x{size} board "
         f"(columns {labels[0]}-{labels[-1]}, rows 1-{size})"
     )
 

@@ -22,11 +22,11 @@ def test_a_cfi_with_a_defence_closes_early_when_every_eligible_voter_has_voted(
 ) -> None:
     game = new_game()
     game.post("Alice", CFI, NOON)
-    game.post("Bob", "As Defendant in CFI 1 I argue {{ Walls are doors. }}", NOON + timedelta(1))
-    game.post("Carol", "I vote TRUE on CFI 1", NOON + timedelta(hours=25))
-    game.post("Dave", "I vote sure on CFI 1", NOON + timedelta(hours=26))
+    game.post("Bob", "As Defendant in CFI 100 I argue {{ Walls are doors. }}", NOON + timedelta(1))
+    game.post("Carol", "I vote TRUE on CFI 100", NOON + timedelta(hours=25))
+    game.post("Dave", "I vote sure on CFI 100", NOON + timedelta(hours=26))
     assert game.sent_of("cfi-ruling") == []
-    game.post("Erin", "I vote Refused on CFJ 1", NOON + timedelta(hours=27))
+    game.post("Erin", "I vote Refused on CFJ 100", NOON + timedelta(hours=27))
     outcomes = [ruling[1] for ruling in game.rulings()]
     assert outcomes == ["applied"] * 5
     assert "ruled In Favor of the Plaintiff" in game.rulings()[-1][2]
@@ -43,9 +43,9 @@ def test_rewards_go_to_every_voter_who_did_not_abstain(new_game: Any) -> None:
     game = new_game()
     before = {name: game.balance(name, "tildex") for name in ("Carol", "Dave", "Erin")}
     game.post("Alice", CFI, NOON)
-    game.post("Carol", "I vote FALSE on CFI 1", NOON + timedelta(hours=1))
-    game.post("Dave", "I vote PRESENT on CFI 1", NOON + timedelta(hours=2))
-    game.post("Erin", "I vote nay on CFI 1", NOON + timedelta(hours=3))
+    game.post("Carol", "I vote FALSE on CFI 100", NOON + timedelta(hours=1))
+    game.post("Dave", "I vote PRESENT on CFI 100", NOON + timedelta(hours=2))
+    game.post("Erin", "I vote nay on CFI 100", NOON + timedelta(hours=3))
     assert "Against the Plaintiff" in game.sent_of("cfi-ruling")[0].subject
     gained = {name: game.balance(name, "tildex") - before[name] for name in before}
     assert gained == {"Carol": 5, "Dave": 0, "Erin": 5}
@@ -57,11 +57,11 @@ def test_rewards_go_to_every_voter_who_did_not_abstain(new_game: Any) -> None:
 def test_a_tie_of_yes_against_no_and_refused_is_ruled_refused(new_game: Any) -> None:
     game = new_game()
     game.post("Alice", CFI, NOON)
-    game.post("Carol", "I vote yes on CFI 1", NOON + timedelta(hours=1))
-    game.post("Dave", "I vote no on CFI 1", NOON + timedelta(hours=2))
-    game.post("Erin", "I vote abstain on CFI 1", NOON + timedelta(hours=3))
+    game.post("Carol", "I vote yes on CFI 100", NOON + timedelta(hours=1))
+    game.post("Dave", "I vote no on CFI 100", NOON + timedelta(hours=2))
+    game.post("Erin", "I vote abstain on CFI 100", NOON + timedelta(hours=3))
     (ruling,) = game.sent_of("cfi-ruling")
-    assert ruling.subject == "[cfi] CFI 1 ruled Refused"
+    assert ruling.subject == "[cfi] CFI 100 ruled Refused"
     assert "the Resolution does not take effect" in ruling.body
 
 
@@ -69,8 +69,8 @@ def test_the_poll_closes_at_the_fourth_midnight_to_the_second(new_game: Any) -> 
     game = new_game()
     game.post("Alice", CFI, NOON)  # Monday 5 January: the 4th midnight starts 9 January
     deadline = datetime(2026, 1, 9, tzinfo=UTC)
-    game.post("Carol", "I vote TRUE on CFI 1", deadline - timedelta(seconds=1))
-    game.post("Dave", "I vote FALSE on CFI 1", deadline + timedelta(seconds=1))
+    game.post("Carol", "I vote TRUE on CFI 100", deadline - timedelta(seconds=1))
+    game.post("Dave", "I vote FALSE on CFI 100", deadline + timedelta(seconds=1))
     assert [ruling[1] for ruling in game.rulings()] == ["applied", "applied", "rejected"]
     assert "Concluded at 2026-01-09T00:00:00+00:00" in game.rulings()[-1][2]
     (ruling,) = game.sent_of("cfi-ruling")
@@ -81,7 +81,7 @@ def test_the_poll_closes_at_the_fourth_midnight_to_the_second(new_game: Any) -> 
 def test_a_vote_at_the_deadline_itself_is_too_late(new_game: Any) -> None:
     game = new_game()
     game.post("Alice", CFI, NOON)
-    game.post("Carol", "I vote TRUE on CFI 1", datetime(2026, 1, 9, tzinfo=UTC))
+    game.post("Carol", "I vote TRUE on CFI 100", datetime(2026, 1, 9, tzinfo=UTC))
     assert game.rulings()[-1][1] == "rejected"
     assert "Yes 0, No 0, Refused 0" in game.sent_of("cfi-ruling")[0].body
 
@@ -122,17 +122,17 @@ def test_a_clock_off_period_does_not_move_a_cfi_deadline(new_game: Any) -> None:
 def test_refusals(new_game: Any) -> None:
     game = new_game()
     game.post("Alice", CFI, NOON)
-    game.post("Bob", "I vote TRUE on CFI 1", NOON + timedelta(hours=1))  # the Defendant
-    game.post("Alice", "I vote TRUE on CFI 1", NOON + timedelta(hours=2))  # the Plaintiff
-    game.post("Carol", "As Defendant in CFI 1 I argue {{ No. }}", NOON + timedelta(hours=3))
+    game.post("Bob", "I vote TRUE on CFI 100", NOON + timedelta(hours=1))  # the Defendant
+    game.post("Alice", "I vote TRUE on CFI 100", NOON + timedelta(hours=2))  # the Plaintiff
+    game.post("Carol", "As Defendant in CFI 100 I argue {{ No. }}", NOON + timedelta(hours=3))
     game.post("Carol", "I vote TRUE on CFI 7", NOON + timedelta(hours=4))
-    game.post("Carol", "I vote TRUE on CFI 1", NOON + timedelta(hours=5))
-    game.post("Carol", "I vote FALSE on CFI 1", NOON + timedelta(hours=6))  # Strict
+    game.post("Carol", "I vote TRUE on CFI 100", NOON + timedelta(hours=5))
+    game.post("Carol", "I vote FALSE on CFI 100", NOON + timedelta(hours=6))  # Strict
     reasons = [ruling[2] for ruling in game.rulings()[1:]]
     outcomes = [ruling[1] for ruling in game.rulings()[1:]]
     assert outcomes == ["rejected", "rejected", "rejected", "rejected", "applied", "rejected"]
-    assert "is not an Eligible Voter" in reasons[0] and "is not an Eligible Voter" in reasons[1]
-    assert "only the Defendant may argue on CFI 1" in reasons[2]
+    assert "you are not an Eligible Voter" in reasons[0] and "not an Eligible" in reasons[1]
+    assert "only the Defendant may argue on CFI 100" in reasons[2]
     assert "there is no CFI 7" in reasons[3]
     assert "Strict" in reasons[5]
 
@@ -142,7 +142,7 @@ def test_an_argument_after_the_close_is_refused(new_game: Any) -> None:
     game.post("Alice", CFI, NOON)
     game.advance(datetime(2026, 1, 9, tzinfo=UTC))
     game.post(
-        "Bob", "As Defendant in CFI 1 I argue {{ Late. }}", datetime(2026, 1, 9, 1, tzinfo=UTC)
+        "Bob", "As Defendant in CFI 100 I argue {{ Late. }}", datetime(2026, 1, 9, 1, tzinfo=UTC)
     )
     assert game.rulings()[-1][1] == "rejected"
     assert "has closed" in game.rulings()[-1][2]
@@ -177,13 +177,13 @@ def test_on_leave_players_are_not_eligible(new_game: Any) -> None:
 def test_the_attorney_generalists_display(new_game: Any) -> None:
     game = new_game()
     game.post("Alice", CFI, NOON)
-    game.post("Carol", "I vote TRUE on CFI 1", NOON + timedelta(hours=1))
+    game.post("Carol", "I vote TRUE on CFI 100", NOON + timedelta(hours=1))
     view = game.view("cfis")
     (item,) = view.data
     assert item["votes"] == [{"voter": "Carol", "vote": "Yes"}]
     assert item["not_voted"] == ["Dave", "Erin"]
     assert item["defendant"] == "Bob" and item["deadline"] == "2026-01-09T00:00:00+00:00"
     assert view.text == (
-        "CFI 1 Rooms are not Tiles by Alice, until 2026-01-09T00:00:00+00:00: "
+        "CFI 100 Rooms are not Tiles by Alice, until 2026-01-09T00:00:00+00:00: "
         "Carol Yes; not voted: Dave, Erin"
     )

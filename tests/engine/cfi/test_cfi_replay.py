@@ -22,14 +22,14 @@ POSTS = [
         "I submit a CFI against Bob: {{ __Walls__ Bob walked through. Resolution: undo }}",
         NOON,
     ),
-    (BOB, "As Defendant in CFI 1 I argue {{ Walls are doors. }}", NOON + timedelta(hours=1)),
-    (CAROL, "I vote TRUE on CFI 1", NOON + timedelta(hours=2)),
+    (BOB, "As Defendant in CFI 100 I argue {{ Walls are doors. }}", NOON + timedelta(hours=1)),
+    (CAROL, "I vote TRUE on CFI 100", NOON + timedelta(hours=2)),
     (
         BOB,
         "I submit a CFI: {{ __Dice__ Alice rolled twice. Resolution: - reroll }}",
         NOON + timedelta(hours=3),
     ),
-    (CAROL, "I vote FALSE on CFI 2", NOON + timedelta(days=1)),
+    (CAROL, "I vote FALSE on CFI 101", NOON + timedelta(days=1)),
 ]
 
 
@@ -69,16 +69,17 @@ def test_a_replay_gives_the_same_state_and_the_rulings_in_time(tmp_path: Path) -
     cfis, polls, held = first
     assert cfis == []  # both ruled by ``until``
     assert [poll["closed"] for poll in polls] == [True, True]
-    rulings = [subject for subject in first_mails if subject.startswith("[cfi]")]
+    # The Maildir is named by Message-ID, so its order says nothing: compare sorted.
+    rulings = sorted(subject for subject in first_mails if subject.startswith("[cfi]"))
     assert rulings == [
-        "[cfi] CFI 1 ruled In Favor of the Plaintiff",
-        "[cfi] CFI 2 ruled Against the Plaintiff",
+        "[cfi] CFI 100 ruled In Favor of the Plaintiff",
+        "[cfi] CFI 101 ruled Against the Plaintiff",
     ]
 
 
 def test_a_replay_stopped_before_the_deadline_leaves_the_cfi_pending(tmp_path: Path) -> None:
     (cfis, _, _), mails = _replay(tmp_path, "early", NOON + timedelta(days=1, hours=1))
-    # CFI 1 short-circuited with Carol's vote; CFI 2 has Alice and Carol to vote.
-    assert [item["number"] for item in cfis] == [2]
+    # CFI 100 short-circuited with Carol's vote; CFI 101 has Alice and Carol to vote.
+    assert [item["number"] for item in cfis] == [101]
     assert cfis[0]["not_voted"] == ["Alice"] and cfis[0]["votes"][0]["vote"] == "No"
     assert sum(subject.startswith("[cfi]") for subject in mails) == 1

@@ -88,8 +88,8 @@ def test_the_chairman_sees_the_running_tally_without_the_private_vote(tmp_path: 
     posts = (
         (10, ALICE, "I place a stone at E5.", LIST_ADDRESS),
         (245, ALICE, "I submit the following proposal: __Go__ {{ Go is fun. }}", LIST_ADDRESS),
-        (17 * 24 + 5, ALICE, "I vote FOR 1.", LIST_ADDRESS),
-        (17 * 24 + 6, BOB, "I vote AGAINST 1.", BOT_ADDRESS),
+        (17 * 24 + 5, ALICE, "I vote FOR 100.", LIST_ADDRESS),
+        (17 * 24 + 6, BOB, "I vote AGAINST 100.", BOT_ADDRESS),
     )
     archive = []
     for number, (hours, (name, address), body, to) in enumerate(posts, start=1):
@@ -122,8 +122,8 @@ def test_the_chairman_sees_the_running_tally_without_the_private_vote(tmp_path: 
         if mail["X-Nomicbot-Kind"] == "digest" and mail["Date"].startswith("Mon, 19 Jan 2026")
     ]
     body = body_of(digest)
-    assert "1/0 Go by Alice: on the Ballot" in body
-    assert "Tally of 1/0: Yes 1; 1 private" in body
+    assert "100/0 Go by Alice: on the Ballot" in body
+    assert "Tally of 100/0: Yes 1; 1 private" in body
     assert "Bob" not in body and "No 1" not in body and "AGAINST" not in body
 
 
@@ -142,4 +142,4 @@ def test_the_attorney_generalist_sees_pending_cfis_and_who_has_not_voted(tmp_pat
     assert digest["To"] == BOB[1]
     body = " ".join(body_of(digest).split())
     assert "Pending CFIs (rule 625 D.3)" in body
-    assert "CFI 1 Stones by Alice" in body and "not voted: Bob" in body
+    assert "CFI 100 Stones by Alice" in body and "not voted: Bob" in body

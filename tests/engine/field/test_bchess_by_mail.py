@@ -18,6 +18,7 @@ from bot.engine.players import find_player_by_name
 from bot.games.field import FieldObject, FieldState, Square
 from bot.games.field.bchess import KING, RULE_BCHESS, RULE_MOVE, RULE_PURCHASE, reach_of
 from bot.games.field.bchess.board import occupants
+from bot.games.field.life import team_of
 from bot.outbound.transports import MaildirTransport
 from bot.runner import deliver
 from bot.store.models import LedgerEntry, Message
@@ -162,3 +163,21 @@ def test_a_match_to_checkmate_with_captured_kings_rejoins_and_verifiable_draws(
     assert verify_archive(tmp_path / "out").ok
     draws = check_field_draws(mails)
     assert draws.wrong == () and draws.unrevealed == 0 and draws.checked > 10
+
+
+def test_active_players_get_kings_and_every_player_a_life_team(tmp_path: Path) -> None:
+    # Seed 000, B-Chess Initialize: "a King is created in the possession of
+    # each Active Player"; rule 205: a player On Leave is not active.  Life's
+    # Initialize: "each Player's Team is set to a random non-null value".
+    states = {}
+    for match in ("B-Chess", "Life"):
+        table = FieldTable(field_app(tmp_path / match))
+        table.post(CAROL, DAY + timedelta(hours=9), "I go On Leave.")
+        table.post(RITA, DAY + timedelta(hours=10), f"I select {match} as the Current Field Match.")
+        table.post(RITA, DAY + timedelta(hours=11), "I initialize the field.")
+        states[match] = table.state()
+        table.app.dispose()
+    owners = {piece.owner for piece in states["B-Chess"].objects if piece.kind == KING}
+    assert owners == {"Rita", "Alice", "Bob"}
+    everyone = ("Rita", "Alice", "Bob", "Carol")
+    assert all(team_of(states["Life"], player) is not None for player in everyone)

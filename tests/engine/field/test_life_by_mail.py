@@ -98,6 +98,10 @@ def test_tweak_refusals_before_evolve_twice_and_of_another_colour(tmp_path: Path
     assert second[2] == "rejected" and "Alice has already tweaked a Cell in nweek 1" in second[4]
     table.post(ALICE, DAY + timedelta(hours=15), f"I tweak cell {nulls[2]}")
     assert "Alice has already tweaked a Cell in nweek 1" in last_ruling(table)[4]
+    # Seed 000: one Tweak "during the current nweek"; the refusal says when again.
+    assert (
+        "Alice may tweak again from nweek 2, nday 1 (2026-01-11 00:00 UTC)" in last_ruling(table)[4]
+    )
     player, square, colour = _foreign_cell(table)
     author = next(p for p in PLAYERS if p[0] == player)
     table.post(author, DAY + timedelta(hours=16), f"I tweak cell {square}")

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+from bot.config import CfiSettings, ProposalSettings, load_settings
+
+EXAMPLE_CONFIG = Path(__file__).parents[3] / "deploy" / "nomicbot.example.toml"
 
 PROPOSAL = (
     "I submit the following proposal:\n\n__More Cake__\n\n{{\nEveryone gets cake.\nI pass.\n}}\n"
@@ -30,11 +35,25 @@ def test_a_submission_costs_2bw_and_takes_the_first_serial_number(new_game: Any)
 
 def test_a_submission_without_enough_bandwidth_is_refused(new_game: Any) -> None:
     game = new_game()
-    game.post("Alice", PROPOSAL, game.at(0, 1))  # nweek 1: no Bandwidth reset yet
-    ((action, ruling, reason, rule),) = game.rulings()
+    # Rule 212: 10BW from the first nweek on, so five proposals at 2BW each.
+    for number in range(6):
+        game.post("Alice", f"I submit a proposal: __P{number}__ {{{{ x }}}}", game.at(0, 1, number))
+    *paid, (action, ruling, reason, rule) = game.rulings()
+    assert [entry[1] for entry in paid] == ["applied"] * 5
     assert (action, ruling, rule) == ("proposals.submit", "rejected", "19, 212")
     assert reason == "that costs 2 BW, and you hold 0"
-    assert game.view("proposals").data == []
+    assert len(game.view("proposals").data) == 5
+
+
+def test_the_first_proposal_and_cfi_get_serial_number_100_by_default() -> None:
+    # Rule 5: "If no Serial number was ever assigned to an object of that
+    # type, a new object of that type gets serial number 100 instead."
+    assert ProposalSettings().first_serial == 100
+    assert CfiSettings().first_serial == 100
+    settings = load_settings(None, environ={})
+    assert (settings.proposals.first_serial, settings.cfis.first_serial) == (100, 100)
+    example = load_settings(EXAMPLE_CONFIG, environ={})
+    assert (example.proposals.first_serial, example.cfis.first_serial) == (100, 100)
 
 
 def test_the_serial_numbers_default_to_the_configured_first(new_game: Any) -> None:

@@ -64,7 +64,8 @@ def test_the_reset_happens_once_per_nweek(table: Table) -> None:
         assert reset_at_nweek_start(session, 1, NWEEK_2_START, 10) == 0
     assert table.balance("Alice", BANDWIDTH) == 7
     assert table.entries("Alice", BANDWIDTH) == [
-        (10, "212", "scheduler", None),
+        (10, "212", "scheduler", None),  # the nweek the game starts in
+        (0, "212", "scheduler", None),  # nweek 2 begins: still 10
         (-3, "19", "post", None),
     ]
 
@@ -76,6 +77,19 @@ def test_a_player_who_rejoined_with_0bw_gets_10_next_nweek(table: Table) -> None
     assert table.balance("Carol", BANDWIDTH) == 0
     table.post(ALICE, "I roll 1d6.", table.at(2))
     assert table.balance("Carol", BANDWIDTH) == 10
+
+
+def test_the_configured_players_hold_10bw_in_the_nweek_the_bot_starts_in(table: Table) -> None:
+    # Rule 212: "At the beginning of each nweek, the number of Chits held by
+    # each player becomes 10"; the configured players are players from the
+    # start, so the first nweek is no exception.
+    table.post(ALICE, "I roll 1d6.", table.at(1, 3))
+    assert [table.balance(name, BANDWIDTH) for name in ("Alice", "Bob")] == [10, 10]
+    assert table.entries("Bob", BANDWIDTH) == [(10, "212", "scheduler", None)]
+    # "When an External Force becomes a Player, the number of Chits held by
+    # that Player becomes 4", in the first nweek as in any other.
+    table.post(CAROL, JOIN, table.at(1, 4))
+    assert table.balance("Carol", BANDWIDTH) == 4
 
 
 def test_lost_souls_are_not_reset(table: Table) -> None:
@@ -132,12 +146,15 @@ def test_a_replay_writes_the_same_entries_and_a_second_replay_none(tmp_path: Pat
             assert ledger_rows(app) == results[0]
         app.dispose()
     assert results[0] == results[1]
-    # nweeks 2 and 3 began (days 11 and 21): three players reset each time.
+    # The game starts (the configured Alice and Bob), then nweeks 2 and 3
+    # began (days 11 and 21): three players reset each time.
     resets = [row for row in results[0] if row[3] == "212" and row[1] == BANDWIDTH]
     assert [(row[0], row[2]) for row in resets] == [
-        ("Carol", 4),  # joining; forfeiting is rule 14's, and rejoining changes nothing
         ("Alice", 10),
         ("Bob", 10),
+        ("Carol", 4),  # joining; forfeiting is rule 14's, and rejoining changes nothing
+        ("Alice", 0),
+        ("Bob", 0),
         ("Carol", 10),
         ("Alice", 0),
         ("Bob", 0),

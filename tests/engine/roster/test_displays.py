@@ -54,9 +54,17 @@ def test_state_players_shows_the_roster(table: Table, tmp_path: Path) -> None:
 def test_state_holdings_is_the_twiddlers_display(table: Table, tmp_path: Path) -> None:
     config = played(table, tmp_path)
     code, text = console(config, "state", "holdings")
-    assert (code, text) == (0, "Carol: 1 point, 500~, 4BW\n")
+    # Alice and Bob hold the 10BW of the nweek the game starts in (rule 212).
+    assert (code, text) == (
+        0,
+        "Alicia: 0 points, 0~, 10BW\nBob: 0 points, 0~, 10BW\nCarol: 1 point, 500~, 4BW\n",
+    )
     code, output = console(config, "state", "holdings", "--json")
-    assert json.loads(output) == {"Carol": {"bandwidth": 4, "points": 1, "tildex": 500}}
+    assert json.loads(output) == {
+        "Alicia": {"bandwidth": 10},
+        "Bob": {"bandwidth": 10},
+        "Carol": {"bandwidth": 4, "points": 1, "tildex": 500},
+    }
 
 
 def test_a_player_may_post_from_a_second_address(table: Table, tmp_path: Path) -> None:

@@ -40,10 +40,12 @@ def test_my_holdings_please_replies_with_the_statement(table: Table) -> None:
     assert "The roster" not in judged.reply  # asking changes nothing
 
 
-def test_a_statement_of_a_player_without_entries(table: Table) -> None:
+def test_a_statement_of_a_configured_player_in_the_first_nweek(table: Table) -> None:
     judged = table.post(ALICE, "What are my holdings")
-    assert "Alice holds: 0 points, 0~, 0BW" in judged.reply
-    assert "No changes recorded yet." in judged.reply
+    # Rule 212: the nweek the game starts in gave em 10BW, like any other.
+    assert "Alice holds: 0 points, 0~, 10BW" in judged.reply
+    assert "The last 1 change(s), oldest first:" in judged.reply
+    assert "the game starts in nweek 1: Bandwidth becomes 10BW" in judged.reply
 
 
 def test_points_never_go_below_zero(table: Table) -> None:

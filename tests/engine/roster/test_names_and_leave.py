@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.app import build_app
-from bot.engine.players import find_player_by_name, player_known_as, players_off_leave
+from bot.engine.players import active_players, find_player_by_name, player_known_as
 from bot.testing.go_game import ALICE, BOB
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def test_a_renamed_configured_player_stays_one_player_on_restart(table: Table) -
     again = build_app(table.app.settings)  # the configuration still says "Alice"
     try:
         with again.session_factory() as session:
-            names = sorted(player.name for player in players_off_leave(session))
+            names = sorted(player.name for player in active_players(session))
     finally:
         again.dispose()
     assert names == ["Alicia", "Bob"]
@@ -56,7 +56,7 @@ def test_going_on_leave_and_back(table: Table) -> None:
     assert judged.rulings == [("roster.leave", "applied", "205", "Bob is now On Leave")]
     assert "Players: 2 (1 On Leave)" in judged.reply
     with table.app.session_factory() as session:
-        assert [player.name for player in players_off_leave(session)] == ["Alice"]
+        assert [player.name for player in active_players(session)] == ["Alice"]
     back = table.post(BOB, "I return from leave.", table.at(1, 2))
     assert back.rulings == [("roster.return", "applied", "205", "Bob is now Off Leave")]
     assert not table.player("Bob").on_leave

@@ -214,3 +214,9 @@ def test_nweek_seed_refuses_weak_inputs() -> None:
         nweek_seed(b"short", 0)
     with pytest.raises(ValueError, match="negative"):
         nweek_seed(MASTER, -1)
+
+
+def test_a_players_roll_names_its_item_number_and_rolls_as_v1_did() -> None:
+    # The same derivation (index 0): an archive judged before dice-v2 replays as it was.
+    result = roll(SEED_13, " <abc@example.org> ", 0, DiceSpec(3, 6))
+    assert result.item_proof == "dice-v2 message-id=abc@example.org action=1 spec=3d6 faces=6,6,5"

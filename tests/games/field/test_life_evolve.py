@@ -157,7 +157,9 @@ def test_evolve_is_once_per_nweek() -> None:
     state = evolve(position, CONTEXT, DrawSource(SEED, "first")).state
     with pytest.raises(IllegalActionError) as refused:
         evolve(state, CONTEXT, DrawSource(SEED, "again"))
-    assert refused.value.message == "Evolve has already been performed in nweek 20"
+    assert refused.value.message == (
+        "Evolve has already been performed in nweek 20; the Referee may evolve again from nweek 21"
+    )
     assert refused.value.rule == "Life: Evolve (seed 000)"
     next_week = TurnContext(21, "referee", PLAYERS)
     assert evolve(state, next_week, DrawSource(SEED, "next")).state.turn_number == 2

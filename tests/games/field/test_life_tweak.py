@@ -92,7 +92,8 @@ def test_no_tweak_before_the_referees_evolve_in_the_same_nweek() -> None:
 def test_a_second_tweak_in_the_nweek_is_refused_and_allowed_the_next() -> None:
     state = tweak(evolved(position()), CONTEXT, "alice", "C3").state
     assert refused(state, "alice", "F6") == (
-        "alice has already tweaked a Cell in nweek 20 (Cell C3 null -> Red)"
+        "alice has already tweaked a Cell in nweek 20 (Cell C3 null -> Red); "
+        "alice may tweak again from nweek 21"
     )
     next_week = replace(EVOLVE_CONTEXT, nweek=NWEEK + 1)
     later = evolve(state, next_week, DrawSource(SEED, "next")).state  # the lone C3 dies

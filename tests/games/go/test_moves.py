@@ -51,7 +51,8 @@ def test_a_player_moves_at_most_once_per_checking_period() -> None:
     assert raised.value.rule == "1639 C"
     assert str(raised.value) == (
         "Rob cannot pass: e has already made a Move in this Checking Period, "
-        "and a player may move at most once per Checking Period."
+        "and a player may move at most once per Checking Period; "
+        "Rob may move again from the next Checking Period"
     )
     later = pass_move(state, MoveContext("Rob", 6))
     assert later.events == (Passed("Rob"),)

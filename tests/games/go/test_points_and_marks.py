@@ -6,7 +6,9 @@ import pytest
 
 from bot.games.errors import ActionSyntaxError, IllegalActionError
 from bot.games.go import GoParameters, add_players, format_point, new_game, parse_point
+from bot.games.go.anomic.state import A_NOMIC
 from bot.games.go.marks import choose_mark
+from bot.games.go.parameters import B_NOMIC
 from bot.games.go.state import MAXIMUM_PLAYERS
 
 
@@ -37,6 +39,18 @@ def test_off_board_points_are_illegal_under_rule_1639_a(text: str) -> None:
         parse_point(text, 9)
     assert raised.value.rule == "1639 A"
     assert str(raised.value) == f"{text} is not on the 9x9 board (columns A-I, rows 1-9)"
+
+
+def test_an_off_board_point_is_named_in_the_boards_own_lettering() -> None:
+    # Rule 1639 A (seed 004): 9x9, rows 1 to 9; A Nomic rule 366 (seed 002):
+    # "lettered horizontally from "a" to "s"", rows 1 to 19.
+    with pytest.raises(IllegalActionError) as nine:
+        B_NOMIC.parse_point("E10")
+    assert str(nine.value) == "E10 is not on the 9x9 board (columns A-I, rows 1-9)"
+    with pytest.raises(IllegalActionError) as nineteen:
+        A_NOMIC.parse_point("t5")
+    assert nineteen.value.rule == "366"
+    assert str(nineteen.value) == "t5 is not on the 19x19 board (columns a-s, rows 1-19)"
 
 
 @pytest.mark.parametrize("text", ["", "G", "33", "GG3", "G-3", "é3"])

@@ -5,7 +5,7 @@ Readings (the lead copies these to docs/readings.md):
 * Initialize: "If this action has never been invoked before in the current
   Field Match" is judged before anything happens, so a second Initialize is
   refused rather than carried out to no effect.  It gives a King to each
-  Active Player (the engine's ``TurnContext.players``) who does not already
+  Active Player (``TurnContext.active``: not On Leave) who does not already
   possess one, so a player who Joined first keeps one King.  Each draw picks
   a square among the unoccupied ones (one King per square); "if any two
   Kings are adjacent, all Kings are destroyed and this process is repeated":
@@ -117,7 +117,7 @@ def initialize_effect(call: ActionCall, random: RandomSource) -> EffectOutcome:
 
 
 def _players_without_king(call: ActionCall) -> tuple[PlayerId, ...]:
-    return tuple(player for player in call.context.players if not kings_of(call.state, player))
+    return tuple(player for player in call.context.active if not kings_of(call.state, player))
 
 
 def _draw_kings_apart(

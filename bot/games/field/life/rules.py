@@ -40,6 +40,7 @@ from bot.games.field.actions import (
     MatchRules,
     RandomSource,
     TriggerFailure,
+    not_before_nweek,
 )
 from bot.games.field.life.grid import COLOURS, Colour, LifeGrid, evolve_grid
 from bot.games.field.match import (
@@ -216,9 +217,11 @@ def _tweak_timing_failure(call: ActionCall, player: PlayerId) -> TriggerFailure 
         )
     earlier = actions_performed(call.state, TWEAK, invoker=player, nweek=nweek)
     if earlier:
-        return TriggerFailure(
+        return not_before_nweek(
             f"{player} has already tweaked a Cell in nweek {nweek} ({earlier[0].summary})",
             RULE_TWEAK,
+            f"{player} may tweak again",
+            nweek + 1,
         )
     return None
 
@@ -260,7 +263,12 @@ def _evolve_trigger(call: ActionCall) -> TriggerFailure | None:
         return TriggerFailure("only the Referee may perform Evolve", RULE_EVOLVE)
     nweek = call.context.nweek
     if actions_performed(call.state, EVOLVE, nweek=nweek):
-        return TriggerFailure(f"Evolve has already been performed in nweek {nweek}", RULE_EVOLVE)
+        return not_before_nweek(
+            f"Evolve has already been performed in nweek {nweek}",
+            RULE_EVOLVE,
+            "the Referee may evolve again",
+            nweek + 1,
+        )
     return None
 
 

@@ -50,7 +50,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import NoReturn, Protocol, TypeVar
 
-from bot.games.errors import IllegalActionError
+from bot.games.errors import IllegalActionError, NotYetError
 from bot.games.go.anomic.events import (
     AllianceAccepted,
     AllianceOffered,
@@ -508,11 +508,12 @@ def _check_interval(state: AnomicState, record: GoPlayer, context: MoveContext, 
     if last is None or not _too_soon(record, context, interval):
         return
     hours = interval / 3600
-    raise IllegalActionError(
+    raise NotYetError(
         f"{record.name} cannot {doing}: eir last Go move was at {_utc(last)}, and a Go player "
-        f"may make no more than one Go move within {hours:g} hours (the next is allowed from "
-        f"{_utc(last + interval)})",
+        f"may make no more than one Go move within {hours:g} hours",
         rule="368",
+        again=f"{record.name} may make a Go move again",
+        from_instant=datetime.fromtimestamp(last + interval, UTC),
     )
 
 

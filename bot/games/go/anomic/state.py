@@ -66,7 +66,7 @@ class AnomicParameters:
 
     def parse_point(self, text: str) -> Point:
         """``"q16"`` -> point, citing rule 366 when it is off the board."""
-        return parse_point(text, self.size, rule="366")
+        return parse_point(text, self.size, rule="366", lowercase=self.lowercase_columns)
 
     def format_point(self, point: Point) -> str:
         return format_point(point, self.size, lowercase=self.lowercase_columns)

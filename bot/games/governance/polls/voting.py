@@ -52,10 +52,14 @@ def check_order(poll: Poll, vote: Vote, cast_at: datetime) -> None:
 
 
 def check_voter(poll: Poll, voter: VoterId, cast_at: datetime) -> None:
-    """Raise ``IllegalActionError`` if ``voter`` may not vote on ``poll`` at ``cast_at``."""
+    """Raise ``IllegalActionError`` if ``voter`` may not vote on ``poll`` at ``cast_at``.
+
+    The reasons speak to the voter ("you"): the engine's voter ids are not
+    the names a player reads.
+    """
     if voter not in poll.eligible_voters:
         raise IllegalActionError(
-            f"{voter} is not an Eligible Voter on the poll on {poll.issue!r}", rule="15"
+            f"you are not an Eligible Voter on the poll on {poll.issue!r}", rule="15"
         )
     closed = concluded_at(poll, cast_at)
     if closed is not None:
@@ -66,7 +70,7 @@ def check_voter(poll: Poll, voter: VoterId, cast_at: datetime) -> None:
         )
     if poll.has(Flag.STRICT) and any(cast.voter == voter for cast in poll.votes):
         raise IllegalActionError(
-            f"the poll on {poll.issue!r} is Strict: {voter} has already voted "
+            f"the poll on {poll.issue!r} is Strict: you have already voted "
             "and each Voter gets exactly one Vote",
             rule="15 B",
         )

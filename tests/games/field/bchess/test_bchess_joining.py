@@ -131,7 +131,14 @@ def test_initialize_is_the_referees_and_only_once_per_match() -> None:
 
 def test_initialize_skips_a_player_who_joined_first_and_players_not_active() -> None:
     joined = turn(started(), [join_request("carol")], {}).state
-    on_leave_excluded = TurnContext(nweek=2, referee="referee", players=("alice", "carol"))
+    # Seed 000: "a King is created in the possession of each Active Player";
+    # Bob is On Leave (rule 205), so not active.
+    on_leave_excluded = TurnContext(
+        nweek=2,
+        referee="referee",
+        players=("alice", "bob", "carol"),
+        active_players=("alice", "carol"),
+    )
     source = DrawSource(SEED, "init")
     result = play_turn(joined, on_leave_excluded, [initialize_request(CONTEXT)], source, {})
     owners = sorted(king.owner or "" for king in result.state.objects)

@@ -56,7 +56,7 @@ def test_only_eligible_voters_may_vote() -> None:
     with pytest.raises(IllegalActionError) as raised:
         vote(poll(), "dan", "yes", 1)
     assert raised.value.rule == "15"
-    assert "dan is not an Eligible Voter" in raised.value.message
+    assert "you are not an Eligible Voter" in raised.value.message
 
 
 def test_strict_keeps_the_first_vote_and_rejects_a_second() -> None:
