@@ -730,17 +730,26 @@ def setting_group() -> None:
 
 @setting_group.command("set")
 @click.argument("setting", metavar="SECTION.KEY")
-@click.argument("value", type=int)
+@click.argument("value")
 @_at_option
 @common_options
 @click.pass_context
-def setting_set(context: click.Context, setting: str, value: int, at_text: str | None) -> None:
-    """Change SECTION.KEY to VALUE from INSTANT on, e.g. go.size 13 (see `setting list`)."""
+def setting_set(context: click.Context, setting: str, value: str, at_text: str | None) -> None:
+    """Change SECTION.KEY to VALUE from INSTANT on, e.g. go.size 13 (see `setting list`).
+
+    VALUE is a whole number, true or false, or a player's name ("" for none),
+    as the setting holds.
+    """
     from bot.engine.rule_changes import CHANGEABLE
 
-    if setting not in CHANGEABLE:
+    changeable = CHANGEABLE.get(setting)
+    if changeable is None:
         raise click.UsageError(f"{setting} is not changeable; one of: {', '.join(CHANGEABLE)}")
-    _rule_change(context, "setting.set", {"setting": setting, "value": value}, at_text)
+    try:
+        parsed = changeable.parse(value)
+    except ValueError as error:
+        raise click.UsageError(f"{setting}: {error}") from None
+    _rule_change(context, "setting.set", {"setting": setting, "value": parsed}, at_text)
 
 
 @setting_group.command("list")
@@ -759,7 +768,9 @@ def setting_list(context: click.Context, as_json: bool) -> None:
         click.echo(json.dumps(changes, indent=2))
         return
     for name, changeable in CHANGEABLE.items():
-        click.echo(f"{name}\t(rule {changeable.rule})\t{changeable.meaning}")
+        click.echo(
+            f"{name}\t(rule {changeable.rule})\t{changeable.meaning} ({changeable.kind.value})"
+        )
     for change in changes:
         click.echo(f"{change['effective_at']}\t{change['setting']} = {change['value']}")
 

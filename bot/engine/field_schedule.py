@@ -32,14 +32,19 @@ LIFE_RULES_NAME = "life"
 def evolve_at_nweek_start(
     session: Session, services: Services, after: datetime, until: datetime
 ) -> None:
-    """The timed handler: Life's Evolve at each nweek start in ``(after, until]``."""
-    if not services.settings.field_matches.auto_evolve:
-        return
+    """The timed handler: Life's Evolve at each nweek start in ``(after, until]``.
+
+    ``auto_evolve`` and the Referee are the ones in force at that start: a
+    setting changed from an instant on (``bot.engine.rule_changes``).
+    """
     for change in services.clock.nweek_changes_between(after, until):
-        if _evolve_is_due(session, services, change.begun):
+        in_force = services.at(change.instant)
+        if not in_force.settings.field_matches.auto_evolve:
+            continue
+        if _evolve_is_due(session, in_force, change.begun):
             referee_turn(
                 session,
-                services,
+                in_force,
                 "field.evolve",
                 change.instant,
                 context_id=f"nweek-{change.begun}-field-evolve",

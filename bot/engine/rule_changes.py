@@ -1,13 +1,15 @@
 """Settings that are part of the rules, changed from an instant on (docs/archive.md).
 
 A passed proposal may change a number the rules fix (a board size, a
-price, a Bandwidth amount), and the rules that allow it may turn the Clock
-Off or On (rule 3 A).  Such a change must take effect at a point of the
-game and leave the past as it was judged, live and in a replay of the list
-archive alike.  So it is never an edit of the configuration file (which
-holds the starting values): it is an admin record (``clock.switch``,
-``setting.set``) that names the instant it takes effect, applied at its
-place in the archive, which writes one ``rule_change`` row.
+price, a Bandwidth amount, an election period), who the Field's Referee
+is or whether the bot acts for a Minister (the automatic Evolve, the
+Seal), and the rules that allow it may turn the Clock Off or On (rule 3 A).
+Such a change must take effect at a point of the game and leave the past
+as it was judged, live and in a replay of the list archive alike.  So it
+is never an edit of the configuration file (which holds the starting
+values): it is an admin record (``clock.switch``, ``setting.set``) that
+names the instant it takes effect, applied at its place in the archive,
+which writes one ``rule_change`` row.
 
 ``RuleBook`` is the engine's reading of those rows.  It is refreshed once
 per unit of work (``refresh``: one indexed look at the newest row; the rows
@@ -23,6 +25,7 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
@@ -39,17 +42,37 @@ if TYPE_CHECKING:
 CLOCK = "ntime.clock"  # rule 3 A: the value is True when the Clock is turned On
 
 
+class Kind(Enum):
+    """What a changeable setting holds, as the console and the records write it."""
+
+    WHOLE_NUMBER = "a whole number"
+    YES_NO = "true or false"
+    PLAYER = "a player's name (empty: nobody, the bot acts)"
+
+
+YES = ("true", "yes", "on")
+NO = ("false", "no", "off")
+NAME_LENGTH = 100  # longer than any name a player may take (rule 151), shorter than a post
+
+
 @dataclass(frozen=True)
 class Changeable:
-    """A setting a record may change: the rule that fixes it, and its bounds."""
+    """A setting a record may change: the rule that fixes it, what it holds, its bounds."""
 
     rule: str
     meaning: str
-    minimum: int
+    minimum: int = 0  # the bounds of a whole number
     maximum: int | None = None
+    kind: Kind = Kind.WHOLE_NUMBER
 
-    def check(self, value: Any) -> int:
-        """``value`` as the whole number it must be.  Raises ValueError."""
+    def check(self, value: Any) -> Any:
+        """``value`` as the setting must hold it.  Raises ValueError."""
+        if self.kind is Kind.YES_NO:
+            if not isinstance(value, bool):
+                raise ValueError(f"true or false is needed, not {value!r}")
+            return value
+        if self.kind is Kind.PLAYER:
+            return _player_name(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(f"a whole number is needed, not {value!r}")
         if value < self.minimum or (self.maximum is not None and value > self.maximum):
@@ -57,8 +80,33 @@ class Changeable:
             raise ValueError(f"{value} is out of bounds ({self.minimum}{top})")
         return value
 
+    def parse(self, text: str) -> Any:
+        """The console's VALUE as the setting holds it, checked.  Raises ValueError."""
+        if self.kind is Kind.YES_NO:
+            word = text.strip().casefold()
+            if word not in YES + NO:
+                raise ValueError(f"true or false is needed, not {text!r}")
+            return word in YES
+        if self.kind is Kind.PLAYER:
+            return self.check(text)
+        try:
+            number = int(text)
+        except ValueError:
+            raise ValueError(f"a whole number is needed, not {text!r}") from None
+        return self.check(number)
 
-# The settings of bot/config.py that are numbers the rules fix, with their rule.
+
+def _player_name(value: Any) -> str:
+    """A name as a player is known by (runs of spaces as one), or "" for nobody."""
+    if not isinstance(value, str):
+        raise ValueError(f"a player's name is needed, not {value!r}")
+    name = " ".join(value.split())
+    if len(name) > NAME_LENGTH or not name.isprintable():
+        raise ValueError(f"{value!r} is not a player's name")
+    return name
+
+
+# The settings of bot/config.py that are part of the rules, with their rule.
 CHANGEABLE: Mapping[str, Changeable] = {
     "go.size": Changeable(
         "1639 A, 366", "the Go board's size, for each game begun after the change", 2, 26
@@ -69,6 +117,30 @@ CHANGEABLE: Mapping[str, Changeable] = {
     "holdings.bandwidth_per_nweek": Changeable("212", "the Bandwidth each nweek begins with", 0),
     "holdings.new_player_bandwidth": Changeable("212", "the Bandwidth of a new player", 0),
     "holdings.proposal_cost_bandwidth": Changeable("19", "the Bandwidth a proposal costs", 0),
+    # Rule 1823 A: each period takes the length in force when it begins (docs/readings.md).
+    "elections.nomination_ndays": Changeable(
+        "625 B, 1823 A", "the ndays of nominations, for each Election called after", 1, 100
+    ),
+    "elections.voting_ndays": Changeable(
+        "625 B, 1823 A", "the ndays of voting (the Duration), for each voting opened after", 1, 100
+    ),
+    "elections.moderator_wait_ndays": Changeable(
+        "1823 C", "the ndays the Moderator has to pick on a tie (0: a draw at once)", 0, 100
+    ),
+    "elections.moderator": Changeable(
+        "625 B, 1823 B",
+        "the Moderator of a Rotation Election called when nobody is Kurt Godel; empty: none",
+        kind=Kind.PLAYER,
+    ),
+    "field_matches.referee": Changeable(
+        "003-2, 625", "the Referee (Minister of Play), a player; empty: the bot", kind=Kind.PLAYER
+    ),
+    "field_matches.auto_evolve": Changeable(
+        "000-2, 25", "the bot performs Life's Evolve at each nweek start", kind=Kind.YES_NO
+    ),
+    "digests.seal": Changeable(
+        "1906, 129", "the Seal announcement with each scheduled digest", kind=Kind.YES_NO
+    ),
 }
 
 
@@ -203,10 +275,25 @@ def apply_setting(session: Session, services: Services, record: AdminRecord) -> 
     if changeable is None:
         raise ValueError(f"{setting!r} is not a setting a record may change")
     value = changeable.check(record.arguments.get("value"))
+    if changeable.kind is Kind.PLAYER and value:
+        value = _player_named(session, value)
     instant = effective_instant(record)
     _add(session, record, setting, value, instant)
     services.rules.refresh(session)
     return f"{setting} becomes {value} at {instant.isoformat()} (rule {changeable.rule})"
+
+
+def _player_named(session: Session, name: str) -> str:
+    """The player called ``name`` (any case) as the roster spells it; ValueError if none.
+
+    Read where the record is applied, so a replay finds the same roster.
+    """
+    from bot.engine.players import all_players
+
+    for player in all_players(session):
+        if player.name.casefold() == name.casefold():
+            return player.name
+    raise ValueError(f"no player is named {name!r}")
 
 
 def _add(session: Session, record: AdminRecord, setting: str, value: Any, at: datetime) -> None:

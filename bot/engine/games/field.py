@@ -18,8 +18,10 @@ Readings (the lead copies these to docs/readings.md):
   piece that is not yours) is refused without being a request of the Turn;
   a post with no request left causes no Turn.  A request the Turn refuses
   (its trigger is false) still caused the Turn, and the Turn is recorded.
-* The Referee is the player named by ``[field_matches] referee``; nomicbot
-  itself is the Referee for its console and its schedule (and is the only
+* The Referee is the player named by ``[field_matches] referee`` as in force
+  at the Turn's instant (a record may change it from an instant on,
+  ``bot.engine.rule_changes``: every caller passes ``services.at(instant)``);
+  nomicbot itself is the Referee for its console and its schedule (and is the only
   one when no player is named).  B-Chess Initialize's "Active Players" are
   the players not On Leave (rule 205), in roster order; Life's "each
   Player" (Teams, Tweak, the winners) is every player, On Leave or not:

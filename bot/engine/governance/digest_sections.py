@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from bot.engine import ledger
 from bot.engine.governance.digests import DigestSection, Overdue, previous_digest
 from bot.engine.governance.election_desk import needs_rotation
-from bot.engine.governance.election_state import ElectionBook, Phase, Timetable, load_book
+from bot.engine.governance.election_state import ElectionBook, Phase, load_book, timetable_of
 from bot.engine.governance.elections import describe_election
 from bot.engine.governance.ministries import Ministries, describe_ministry, load_ministries
 from bot.engine.holdings import TILDEX, format_amount
@@ -160,16 +160,6 @@ def rotation_lines(services: Services, ministries: Ministries, nweek: int) -> tu
     if not due:
         return (f"At {when(services, start)}: no Ministry needs an Election.",)
     return (f"At {when(services, start)}, Elections for: {', '.join(due)}.",)
-
-
-def timetable_of(services: Services) -> Timetable:
-    settings = services.settings.elections
-    return Timetable(
-        services.clock.config,
-        settings.nomination_ndays,
-        settings.voting_ndays,
-        settings.moderator_wait_ndays,
-    )
 
 
 # -- the Minister of the Roster (rule 625 D.6) ------------------------------------------------

@@ -22,7 +22,12 @@ behind it.
   digests, and a digest already in the outbox is not written twice.
 * Optionally (``settings.digests.seal``) a scheduled digest is accompanied,
   for each held Ministry with nothing overdue, by the rule 1906 Seal
-  announcement on the list that its Public Displays are up to date.
+  announcement on the list that its Public Displays are up to date.  That
+  announcement counts for rule 129, so ``seal`` is a setting of the rules:
+  a record may change it from an instant on (``bot.engine.rule_changes``),
+  and it is read as in force at each digest's instant.  The schedule
+  (``daily``, ``at_checkpoints``) is the bot's own service, read from the
+  configuration file.
 """
 
 from __future__ import annotations
@@ -390,10 +395,13 @@ def send_scheduled_digests(
     if after.astimezone(UTC).date() == until.astimezone(UTC).date():
         return
     for at, occasion in digest_instants(services, after, until):
-        for digest in digests_at(session, services, at, occasion):
-            add_once(session, compose_digest(services, digest, scheduled_key(digest)))
-            if services.settings.digests.seal:
-                _seal_displays(session, services, digest)
+        # The rules' settings in force at the digest's instant (``rule_changes``):
+        # the Seal (rule 1906) and the numbers the sections show.
+        in_force = services.at(at)
+        for digest in digests_at(session, in_force, at, occasion):
+            add_once(session, compose_digest(in_force, digest, scheduled_key(digest)))
+            if in_force.settings.digests.seal:
+                _seal_displays(session, in_force, digest)
 
 
 def scheduled_key(digest: Digest) -> str:

@@ -22,12 +22,12 @@ from bot.engine.governance.election_state import (
     Ballot,
     Election,
     Phase,
-    Timetable,
     describe_instant,
     forfeited_book,
     load_book,
     renamed_book,
     save_book,
+    timetable_of,
 )
 from bot.engine.governance.ministries import (
     META_MINISTRY,
@@ -86,13 +86,8 @@ class ElectionDesk:
     def __init__(self, session: Session, services: Services) -> None:
         self.session = session
         self.services = services
-        settings = services.settings.elections
-        self.timetable = Timetable(
-            services.clock.config,
-            settings.nomination_ndays,
-            settings.voting_ndays,
-            settings.moderator_wait_ndays,
-        )
+        # The ndays in force at each instant (rule 1823 A), not the starting values.
+        self.timetable = timetable_of(services)
         self._book_record, self.book = load_book(session)
         # A Ministry with no Rotation on record counts as rotated when the game's
         # Clock began (``needs_rotation``): the same nweek on every replay.
@@ -166,6 +161,7 @@ class ElectionDesk:
             method=method,
             called_at=at,
             rotation=rotation,
+            nomination_ndays=self.timetable.length_at("nomination_ndays", at),
         )
         self.put(election)
         return election
@@ -174,10 +170,12 @@ class ElectionDesk:
         closes = self.timetable.nominations_close(election)
         when = self.when(closes)
         moderator = election.moderator or "none (ties are drawn at random)"
+        # As the rules stand at the call: the voting takes the length in force when it opens.
+        voting = self.timetable.voting_ndays(election, election.called_at)
         return (
             f"{election.label()} is called by {election.caller} ({election.method.value}; "
             f"Moderator: {moderator}); nominations are open until {when}, then "
-            f"{self.timetable.voting_ndays} ndays of voting (rule 625 B)"
+            f"{voting} ndays of voting (rule 625 B)"
         )
 
     def when(self, instant: datetime | None) -> str:
@@ -220,7 +218,13 @@ class ElectionDesk:
             )
             self._close(election, at, None, lines, Drawn())
             return
-        started = replace(election, phase=Phase.VOTING, voting_started_at=at, candidates=candidates)
+        started = replace(
+            election,
+            phase=Phase.VOTING,
+            voting_started_at=at,
+            candidates=candidates,
+            voting_ndays=self.timetable.voting_ndays(election, at),
+        )
         self.put(started)
         closes = self.timetable.voting_closes(started)
         self._mail(
@@ -248,7 +252,7 @@ class ElectionDesk:
             election.method, actual_votes(election), election.candidates, ShuffledChoice(source)
         )
         drawn = self._drawn(at, source)
-        if result.selection.needs_moderator and self._moderator_can_answer(election):
+        if result.selection.needs_moderator and self._moderator_can_answer(election, at):
             self._ask_moderator(election, result, at)
             return
         if result.selection.needs_moderator:
@@ -258,13 +262,19 @@ class ElectionDesk:
             drawn = self._drawn(at, source)
         self._close(election, at, result.selection.selected, count_lines(election, result), drawn)
 
-    def _moderator_can_answer(self, election: Election) -> bool:
-        return election.moderator is not None and self.timetable.moderator_wait_ndays > 0
+    def _moderator_can_answer(self, election: Election, at: datetime) -> bool:
+        wait = self.timetable.moderator_wait_ndays(election, at)
+        return election.moderator is not None and wait > 0
 
     def _ask_moderator(
         self, election: Election, result: methods.ElectionResult, at: datetime
     ) -> None:
-        waiting = replace(election, phase=Phase.AWAITING_MODERATOR, moderator_asked_at=at)
+        waiting = replace(
+            election,
+            phase=Phase.AWAITING_MODERATOR,
+            moderator_asked_at=at,
+            moderator_wait_ndays=self.timetable.moderator_wait_ndays(election, at),
+        )
         self.put(waiting)
         deadline = self.timetable.moderator_deadline(waiting)
         tied = ", ".join(result.selection.winner_set)
@@ -347,7 +357,10 @@ class ElectionDesk:
             if self.book.in_progress_for(ministry.name) is not None:
                 continue  # rule 625 B: one Election at a time; it serves as the Rotation
             godel = self.godel()
-            moderator = godel or self.services.settings.elections.moderator or None
+            # The Moderator in force at the call (bot.engine.rule_changes); the
+            # Election keeps the one it was called with.
+            named = self.services.at(at).settings.elections.moderator
+            moderator = godel or named or None
             election = self.call(
                 ministry, godel or BOT_GODEL, moderator, methods.DEFAULT_METHOD, at, rotation=True
             )

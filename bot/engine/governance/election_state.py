@@ -11,14 +11,22 @@ stands Off adds a day, rule 3 A's "the person still has 6 days left").  They
 are stored as the instants the periods began and resolved against the
 Clock's switches whenever they are needed, so a Clock stop announced later
 moves them; ``None`` means the Clock is Off with no restart known yet.
+
+A period's length is the one in force when the period begins (rule 1823 A;
+docs/readings.md): the ``[elections]`` ndays may change from an instant on
+(``bot.engine.rule_changes``), and an Election called before a change keeps
+its nomination period, while its voting takes the length in force when the
+voting opens.  Each length is stored on the Election as its period begins,
+so no deadline already announced moves.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -26,6 +34,9 @@ from sqlalchemy.orm import Session
 from bot.games import ntime
 from bot.games.governance.elections import SelectionMethod, method_named
 from bot.store.models import GameRecord
+
+if TYPE_CHECKING:
+    from bot.engine.services import Services
 
 RECORD_NAME = "elections"
 
@@ -83,6 +94,11 @@ class Election:
     closed_at: datetime | None = None
     winner: str | None = None
     report: tuple[str, ...] = ()  # the published count, line by line
+    # The ndays of each period, fixed as it begins (rule 1823 A): None before it
+    # begins, and in states stored before the lengths were (read as in force then).
+    nomination_ndays: int | None = None
+    voting_ndays: int | None = None
+    moderator_wait_ndays: int | None = None
 
     @property
     def accepted(self) -> tuple[str, ...]:
@@ -137,27 +153,47 @@ def ndays_after(config: ntime.NtimeConfig, start: datetime, ndays: int) -> datet
     return tick + (utc - midnight)
 
 
+# The ndays an ``[elections]`` setting gives at an instant: (key, instant) -> ndays.
+LengthAt = Callable[[str, datetime], int]
+
+
 @dataclass(frozen=True)
 class Timetable:
-    """The numbers of ndays rule 625 B gives each phase (from ``ElectionSettings``)."""
+    """The ndays rule 625 B gives each phase, each as in force when the phase begins."""
 
     config: ntime.NtimeConfig
-    nomination_ndays: int
-    voting_ndays: int
-    moderator_wait_ndays: int
+    length_at: LengthAt
+
+    def nomination_ndays(self, election: Election) -> int:
+        if election.nomination_ndays is not None:
+            return election.nomination_ndays
+        return self.length_at("nomination_ndays", election.called_at)
+
+    def voting_ndays(self, election: Election, opens: datetime) -> int:
+        """The voting's length: stored once open, else the one in force at ``opens``."""
+        if election.voting_ndays is not None:
+            return election.voting_ndays
+        return self.length_at("voting_ndays", election.voting_started_at or opens)
+
+    def moderator_wait_ndays(self, election: Election, asked: datetime) -> int:
+        if election.moderator_wait_ndays is not None:
+            return election.moderator_wait_ndays
+        return self.length_at("moderator_wait_ndays", election.moderator_asked_at or asked)
 
     def nominations_close(self, election: Election) -> datetime | None:
-        return ndays_after(self.config, election.called_at, self.nomination_ndays)
+        return ndays_after(self.config, election.called_at, self.nomination_ndays(election))
 
     def voting_closes(self, election: Election) -> datetime | None:
-        if election.voting_started_at is None:
+        start = election.voting_started_at
+        if start is None:
             return None
-        return ndays_after(self.config, election.voting_started_at, self.voting_ndays)
+        return ndays_after(self.config, start, self.voting_ndays(election, start))
 
     def moderator_deadline(self, election: Election) -> datetime | None:
-        if election.moderator_asked_at is None:
+        asked = election.moderator_asked_at
+        if asked is None:
             return None
-        return ndays_after(self.config, election.moderator_asked_at, self.moderator_wait_ndays)
+        return ndays_after(self.config, asked, self.moderator_wait_ndays(election, asked))
 
     def next_deadline(self, election: Election) -> datetime | None:
         """When ``election`` next changes phase by time, if it is known."""
@@ -168,6 +204,16 @@ class Timetable:
         if election.phase is Phase.AWAITING_MODERATOR:
             return self.moderator_deadline(election)
         return None
+
+
+def timetable_of(services: Services) -> Timetable:
+    """The timetable with the ``[elections]`` ndays in force at each instant."""
+    rules = services.rules
+
+    def length_at(key: str, instant: datetime) -> int:
+        return int(rules.value_at(f"elections.{key}", instant))
+
+    return Timetable(services.clock.config, length_at)
 
 
 def describe_instant(instant: datetime | None, label: str) -> str:
@@ -225,6 +271,9 @@ def election_to_json(election: Election) -> dict[str, Any]:
         "closed_at": _instant(election.closed_at),
         "winner": election.winner,
         "report": list(election.report),
+        "nomination_ndays": election.nomination_ndays,
+        "voting_ndays": election.voting_ndays,
+        "moderator_wait_ndays": election.moderator_wait_ndays,
     }
 
 
@@ -252,6 +301,9 @@ def election_from_json(data: dict[str, Any]) -> Election:
         closed_at=_parsed(data["closed_at"]),
         winner=data["winner"],
         report=tuple(data["report"]),
+        nomination_ndays=data.get("nomination_ndays"),
+        voting_ndays=data.get("voting_ndays"),
+        moderator_wait_ndays=data.get("moderator_wait_ndays"),
     )
 
 
