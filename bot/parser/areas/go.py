@@ -105,7 +105,7 @@ AREA = Area(
     problems={
         "POINT": (
             'I could not read "{word}" as a point on the board'
-            " (a point is a column letter and a row from 1 to 19, such as G3)"
+            " (a point is a column letter and a row number, such as G3)"
         ),
     },
 )
