@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from pathlib import Path
 
 from sgfmill import boards, sgf  # type: ignore[import-untyped]
@@ -130,6 +131,22 @@ class ReplayOutcome:
 START = datetime(2026, 1, 5)
 
 
+@cache
+def shared_key_file() -> str:
+    """One signing key for every game this process replays (``[bot] dkim_key_file``).
+
+    ``go setup`` signs its record with the bot's key, which a bot without one
+    makes with openssl (a fifth of a second): once per process is enough.
+    """
+    from tempfile import mkdtemp
+
+    from bot.trust.bot_key import GENERATED_KEY, load_bot_key
+
+    folder = Path(mkdtemp(prefix="nomicbot-kgs-key-"))
+    load_bot_key("", "nomicbot", "kgs.invalid", folder)
+    return str(folder / GENERATED_KEY)
+
+
 def replay_as_mail(sgf_path: str, folder: str) -> ReplayOutcome:
     """Set up, replay with ``nomicbot replay`` (in this process) and compare.
 
@@ -148,7 +165,7 @@ def replay_as_mail(sgf_path: str, folder: str) -> ReplayOutcome:
     root = Path(folder)
     start = START.replace(tzinfo=UTC)
     config = write_config(root / "bot", config_text())
-    runner = CliRunner()
+    runner = CliRunner(env={"NOMICBOT_BOT_DKIM_KEY_FILE": shared_key_file()})
     for colour in "bw":
         points = [point for setup_colour, point in game.setup if setup_colour == colour]
         if points:
