@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import islice
@@ -11,19 +11,30 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 from tqdm import tqdm
 
 from bot.app import App
 from bot.engine.admin_records import ADMIN_SOURCE, compose_record_mail, new_record
 from bot.engine.event_shunts import settle_events
 from bot.engine.prepare import ParallelPipeline
-from bot.engine.private_records import place_commitments
+from bot.engine.private_records import queued_at
 from bot.engine.scheduler import TimedEventFailed
 from bot.engine.worker import QueueReport, process_queue
-from bot.ingress.ingest import ArrivingPost, IngestResult, ingest, ingest_many, post_message_id
+from bot.ingress.ingest import (
+    ArrivingPost,
+    IngestResult,
+    ingest,
+    ingest_many,
+    message_id_of,
+    post_message_id,
+)
+from bot.ingress.instant import STAMP_SECOND, WINDOW
 from bot.ingress.replay import archive_posts, count_posts
 from bot.outbound.sender import DeliveryReport, deliver_pending
 from bot.outbound.transports import Transport
+from bot.pipeline import PipelineSettings
+from bot.pipeline.admin import verified_record
 from bot.store.lease import lease_for
 from bot.store.models import Message
 from bot.trust.bot_key import BotKey
@@ -109,10 +120,7 @@ def replay_archive(
             with app.session_factory.begin() as session:
                 arriving = [ArrivingPost(post.raw, post.received_at) for post in batch]
                 new = ingest_many(session, arriving, "replay")
-                # A private vote's commitment takes the place the vote had live (rule 15 B).
-                place_commitments(
-                    session, [post.raw for post in batch], app.services.pipeline_settings
-                )
+                place_records(session, [post.raw for post in batch], app.services.pipeline_settings)
             stored += new
             duplicates += len(batch) - new
             bar.update(len(batch))
@@ -128,6 +136,32 @@ def replay_archive(
     advance_to(app, until or datetime.now(UTC))
     delivery = deliver(app, transport)
     return ReplayReport(total, stored, duplicates, queue, delivery)
+
+
+def place_records(session: Session, raws: Sequence[bytes], settings: PipelineSettings) -> int:
+    """Queue the bot's records among ``raws`` where they stood live (``queued_at``); how many.
+
+    The list archives a record a few seconds after the bot queued it; a post
+    reaching the list in between would otherwise be judged on the other
+    side of the act in a replay than it was live.  Only a record whose
+    signature verifies moves (a changed copy stays where the list put it),
+    only back, and at most ``WINDOW``; a Received stamp has whole seconds, so
+    the record may be dated within the second after it.
+    """
+    moved = 0
+    for raw in raws:
+        record = verified_record(raw, settings)
+        if record is None:
+            continue
+        instant = queued_at(record)
+        query = select(Message).where(
+            Message.message_id == message_id_of(raw), Message.status == "queued"
+        )
+        for stored in session.scalars(query):
+            if stored.received_at - WINDOW <= instant < stored.received_at + STAMP_SECOND:
+                stored.received_at = instant
+                moved += 1
+    return moved
 
 
 def submit_record(

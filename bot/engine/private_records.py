@@ -61,7 +61,6 @@ from bot.trust.bot_key import BotKey, load_bot_key
 
 if TYPE_CHECKING:
     from bot.engine.services import Services
-    from bot.pipeline.context import PipelineSettings
 
 COMMIT = "private.commit"
 REVEAL = "private.reveal"
@@ -517,68 +516,15 @@ def apply_reveal(session: Session, services: Services, record: AdminRecord) -> s
 # -- replay: where a commitment belongs in the queue ------------------------------------
 
 
-def place_commitments(session: Session, raws: Sequence[bytes], settings: PipelineSettings) -> int:
-    """Queue the stored records among ``raws`` where they were queued live (``commit_instant``):
-    a ``private.commit`` at its private post's instant, any other at its own; how many moved.
-
-    The list archives a record a few seconds after the bot queued it; a post
-    reaching the list in between would otherwise be judged on the other
-    side of the act in a replay than it was live."""
-    from bot.ingress.ingest import message_id_of
-    from bot.ingress.instant import STAMP_SECOND, WINDOW
-    from bot.pipeline.admin import verified_record
-
-    moved = 0
-    for raw in raws:
-        instant = commit_instant(raw)
-        # Only the bot's own records move: a changed copy stays where the list put it.
-        if instant is None or verified_record(raw, settings) is None:
-            continue
-        query = select(Message).where(
-            Message.message_id == message_id_of(raw), Message.status == "queued"
-        )
-        for stored in session.scalars(query):
-            # Only back, and not far, even for the bot's own record.
-            # (A Received stamp has whole seconds: the record may be dated within
-            # the second after it.)
-            if stored.received_at - WINDOW <= instant < stored.received_at + STAMP_SECOND:
-                stored.received_at = instant
-                moved += 1
-    return moved
-
-
-def commit_instant(raw: bytes) -> datetime | None:
-    """When the private post a ``private.commit`` mail commits to reached the bot, or None.
-
-    A replay queues the commitment there rather than where the list
-    archived it a little later, so that the vote is cast in the same order
-    among the posts, and before a close that fell in between, as it was
-    live.  Read without checking the signature: the worker checks it when
-    it applies the record, and refuses a forged one.
-    """
-    from email import message_from_bytes
-    from email.policy import default
-
-    from bot.engine.admin_records import RECORD_TYPE, carries_record
-
-    if not carries_record(raw):
-        return None
-    for part in message_from_bytes(raw, policy=default).walk():
-        if part.get_content_type() != RECORD_TYPE:
-            continue
-        payload = part.get_payload(decode=True)
-        inner = message_from_bytes(payload if isinstance(payload, bytes) else b"", policy=default)
-        return _instant_of(inner.get_payload(decode=True))
-    return None
-
-
-def _instant_of(body: object) -> datetime | None:
-    try:
-        document = json.loads(body if isinstance(body, bytes) else b"")
-        if document.get("command") == COMMIT:
-            moment = datetime.fromisoformat(str(document["arguments"]["received_at"]))
-        else:  # any other record: where the console queued it, live
-            moment = datetime.fromisoformat(str(document["issued_at"]))
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None
-    return moment if moment.tzinfo is not None else None
+def queued_at(record: AdminRecord) -> datetime:
+    """Where ``record`` stood among the posts live: a commitment at its private post's
+    instant (so that a vote sent a second before the close still counts, in order
+    with the voter's other votes), any other record at its own instant."""
+    if record.command == COMMIT:
+        try:
+            moment = datetime.fromisoformat(str(record.arguments["received_at"]))
+        except (KeyError, ValueError):
+            return record.issued_at
+        if moment.tzinfo is not None:
+            return moment
+    return record.issued_at

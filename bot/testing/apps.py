@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import mailbox
+import subprocess
+import sys
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime
@@ -180,3 +182,16 @@ def imap_settings(account: ImapAccount) -> ImapSettings:
         username=account.username,
         password=account.password,
     )
+
+
+def nomicbot(config: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """``nomicbot ARGUMENTS --config CONFIG`` in a process of its own; it must succeed."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", *arguments, "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta
+from email import message_from_bytes
 from email.message import EmailMessage
-from email.policy import SMTP
+from email.policy import SMTP, default
 from email.utils import format_datetime
 from pathlib import Path
 
@@ -125,12 +126,23 @@ def refused_for(app: App, identifier: str) -> list[RefusedPost]:
         return [post for post in refused_posts(session) if post.message_id == identifier]
 
 
+def ruling_text(app: App, identifier: str) -> str:
+    """The plain text of the one ruling that answers the post <identifier>."""
+    [row] = rulings_for(app, identifier)
+    mail = message_from_bytes(row.raw, policy=default)
+    assert isinstance(mail, EmailMessage)
+    part = mail.get_body(preferencelist=("plain",))
+    assert part is not None
+    return str(part.get_content())
+
+
 class Records:
     """Read-only queries about what the bot recorded, for the tests to share."""
 
     refused = staticmethod(refused_for)
     message = staticmethod(message_row)
     rulings = staticmethod(rulings_for)
+    ruling_text = staticmethod(ruling_text)
     actions = staticmethod(actions_for)
     outbox_count = staticmethod(outbox_count)
 

@@ -12,9 +12,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from email import message_from_bytes
-from email.message import EmailMessage
-from email.policy import default
 from pathlib import Path
 from typing import Any
 
@@ -43,12 +40,7 @@ LONG_PREFIX = "x" * 1100  # past the 998 characters the column holds
 
 
 def ruling_body(app: App, records: Any, identifier: str) -> str:
-    [row] = records.rulings(app, identifier)
-    mail = message_from_bytes(row.raw, policy=default)
-    assert isinstance(mail, EmailMessage)
-    part = mail.get_body(preferencelist=("plain",))
-    assert part is not None
-    return " ".join(str(part.get_content()).split())
+    return " ".join(records.ruling_text(app, identifier).split())
 
 
 def nested_post(identifier: str, depth: int) -> bytes:

@@ -35,15 +35,6 @@ MALLORY = "Mallory <mallory@example.test>"
 LIMITS = 'this referee\'s reading "Limits on one post"'
 
 
-def ruling_text(app: App, records: Any, identifier: str) -> str:
-    [row] = records.rulings(app, identifier)
-    mail = message_from_bytes(row.raw, policy=default)
-    assert isinstance(mail, EmailMessage)
-    part = mail.get_body(preferencelist=("plain",))
-    assert part is not None
-    return str(part.get_content())
-
-
 def test_repeats_past_twenty_are_not_taken_and_the_ruling_says_why(
     game_app: App, make_post: Callable[..., bytes], judge: Any, records: Any
 ) -> None:
@@ -56,7 +47,7 @@ def test_repeats_past_twenty_are_not_taken_and_the_ruling_says_why(
         (22, "go.pass", "applied"),  # the actions after it are still taken, in order
     ]
     assert rows[20].rule == "1896"
-    body = ruling_text(game_app, records, "thirty@example.test")
+    body = records.ruling_text(game_app, "thirty@example.test")
     not_taken = body[body.index("NOT TAKEN") :]
     assert '21. "I roll 1d6 30 times."' in not_taken
     assert (
@@ -76,7 +67,7 @@ def test_a_post_takes_at_most_fifty_actions_and_is_read_no_further(
     withheld = [row for row in rows if row.ruling == "not_taken"]
     assert len(withheld) == 25  # clauses 26-50, each answered once
     assert all(row.rule == "1896" for row in withheld)
-    text = ruling_text(game_app, records, "many@example.test")
+    text = records.ruling_text(game_app, "many@example.test")
     assert "it comes after the first 50 actions of the post" in text
     assert '- Not read, from here to the end of the post: "I roll 21d6."' in text
     assert "One post is read up to its 50th action or clause not understood" in text
@@ -148,7 +139,7 @@ def test_a_sentence_a_quarter_megabyte_long_is_quoted_short(
     judge(game_app, [make_post("long@example.test", sentence)])
     [row] = records.rulings(game_app, "long@example.test")
     assert len(row.raw) < 40_000
-    text = ruling_text(game_app, records, "long@example.test")
+    text = records.ruling_text(game_app, "long@example.test")
     quotes = [line for line in text.splitlines() if line.startswith("  1. ")]
     assert quotes and len(quotes[0]) < MAX_QUOTE_CHARS + 10
     assert quotes[0].endswith(' [...]"')

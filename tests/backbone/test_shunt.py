@@ -7,8 +7,6 @@ would show that part of the failed transaction survived.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -25,7 +23,7 @@ from bot.parser import ParsedAction
 from bot.runner import store_message
 from bot.store.models import Player, Shunt
 from bot.testing import go_game
-from bot.testing.apps import go_state, make_app, write_config
+from bot.testing.apps import go_state, make_app, nomicbot, write_config
 
 DEFECT = "defect planted in the Go adapter"
 CAROL_POST = go_game.ScriptedPost(
@@ -60,18 +58,6 @@ def defective(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
 
     monkeypatch.setattr(GoAdapter, "apply", apply)
     return monkeypatch
-
-
-def nomicbot(config: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *arguments, "--config", str(config)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done
 
 
 def judge_all(app: App) -> QueueReport:

@@ -12,8 +12,6 @@ import itertools
 import os
 import re
 import signal
-import subprocess
-import sys
 from collections import Counter
 from datetime import timedelta
 from pathlib import Path
@@ -35,6 +33,7 @@ from bot.testing.apps import (
     message_statuses,
     write_config,
 )
+from bot.testing.daemons import start_nomicbot
 from bot.testing.dovecot import ImapAccount
 from bot.testing.go_game import EXPECTED_BOARD, expected_log
 from bot.testing.smtp_sink import CapturingHandler, SmtpSink
@@ -58,16 +57,6 @@ def chatter(count: int) -> tuple[go_game.ScriptedPost, ...]:
     )
 
 
-def start_daemon(config: Path, log: Path) -> subprocess.Popen[bytes]:
-    with open(log, "ab") as output:
-        return subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", "run", "--config", str(config)],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-
 def rulings(outbox: Path) -> Counter[str]:
     if not (outbox / "new").exists():
         return Counter()
@@ -83,7 +72,7 @@ def test_kill_and_restart_loses_and_repeats_nothing(tmp_path: Path, imap_user: I
     log = tmp_path / "daemon.log"
     # A backlog, so that the kill lands while the daemon is working.
     append_to_mailbox(imap_user, go_game.arrivals(go_game.SCRIPT[:18] + chatter(CHATTER)))
-    first = start_daemon(config, log)
+    first = start_nomicbot(config, log)
     try:
         assert wait_until(lambda: sum(rulings(folder / "outbox").values()) >= 6, timeout=60), (
             log.read_text()
@@ -97,7 +86,7 @@ def test_kill_and_restart_loses_and_repeats_nothing(tmp_path: Path, imap_user: I
     )
     # The rest of the game, and two posts it has already judged, again.
     append_to_mailbox(imap_user, go_game.arrivals(go_game.SCRIPT[18:] + go_game.SCRIPT[2:4]))
-    second = start_daemon(config, log)
+    second = start_nomicbot(config, log)
     try:
         assert wait_until(lambda: len(rulings(folder / "outbox")) >= 26, timeout=60), (
             log.read_text()
@@ -170,14 +159,14 @@ def test_a_sender_sigkilled_mid_outbox_repeats_at_most_the_mail_in_flight(
         app = make_app(folder)
         fill_outbox(app, OUTBOX_MAILS)
         for point in kill_points:
-            daemon = start_daemon(config, log)
+            daemon = start_nomicbot(config, log)
             try:
                 sink.wait_for(point, timeout=60)
             finally:
                 os.killpg(daemon.pid, signal.SIGKILL)
                 daemon.wait(10)
             print(f"killed after {point} deliveries: {outbox_statuses(app)}")
-        daemon = start_daemon(config, log)
+        daemon = start_nomicbot(config, log)
         try:
             done = wait_until(lambda: set(outbox_statuses(app)) == {"sent"}, timeout=60)
             assert done, log.read_text()

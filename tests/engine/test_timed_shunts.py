@@ -11,8 +11,6 @@ the event is recorded with its handler, interval and traceback, listed by
 from __future__ import annotations
 
 import smtplib
-import subprocess
-import sys
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -27,7 +25,7 @@ from bot.engine.worker import process_queue
 from bot.runner import store_message
 from bot.store.models import LedgerEntry, Message, OutboxMessage, ShuntedEvent
 from bot.testing import go_game
-from bot.testing.apps import make_app, message_statuses, write_config
+from bot.testing.apps import make_app, message_statuses, nomicbot, write_config
 from bot.testing.daemons import ScriptClock, mails_received, running
 from bot.testing.smtp_sink import SmtpSink
 from bot.testing.support import free_loopback_port, wait_until
@@ -159,18 +157,6 @@ def bandwidth_resets(app: App) -> list[tuple[str, object]]:
             .order_by(Player.name)
         ).all()
         return [(row.name, row.occurred_at) for row in rows]
-
-
-def nomicbot(config: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *arguments, "--config", str(config)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done
 
 
 def test_the_daemon_keeps_judging_after_a_timed_event_raised(

@@ -132,38 +132,37 @@ def played() -> Iterator[Played]:
 
 def post(world: MailWorld, referee: Referee, sender: str, body: str) -> str:
     """A player's post to the list, signed by eir domain; judged before this returns."""
-    message_id = send(world, referee, sender, body)
+    message_id = send(world, sender, referee.list_address, body)
     assert world.wait_settled(referee, [message_id], 90), f"{body!r} was not judged"
     return message_id
 
 
-def send(world: MailWorld, referee: Referee, sender: str, body: str) -> str:
-    """A player's post to the list, signed by eir domain; its Message-ID."""
-    message_id = f"archive-{next(_numbers)}@{sender.rpartition('@')[2]}"
+def send(
+    world: MailWorld,
+    sender: str,
+    to: str,
+    body: str,
+    *,
+    label: str = "archive",
+    subject: str = "A move",
+) -> str:
+    """A mail from ``sender`` to ``to``, signed by the sender's domain; its Message-ID."""
+    domain = sender.rpartition("@")[2]
+    message_id = f"{label}-{next(_numbers)}@{domain}"
     message = EmailMessage(policy=SMTP)
     message["From"] = sender
-    message["To"] = referee.list_address
-    message["Subject"] = "A move"
+    message["To"] = to
+    message["Subject"] = subject
     message["Date"] = formatdate()
     message["Message-ID"] = f"<{message_id}>"
     message.set_content(body)
-    domain = sender.rpartition("@")[2]
-    world.send(world.sign(message.as_bytes(), domain), sender, [referee.list_address])
+    world.send(world.sign(message.as_bytes(), domain), sender, [to])
     return message_id
 
 
 def private_vote(world: MailWorld, referee: Referee, sender: str, body: str) -> str:
     """A vote mailed to the referee alone, signed by the sender's domain; judged on return."""
-    domain = sender.rpartition("@")[2]
-    message_id = f"private-{next(_numbers)}@{domain}"
-    message = EmailMessage(policy=SMTP)
-    message["From"] = sender
-    message["To"] = referee.address
-    message["Subject"] = "My vote"
-    message["Date"] = formatdate()
-    message["Message-ID"] = f"<{message_id}>"
-    message.set_content(body)
-    world.send(world.sign(message.as_bytes(), domain), sender, [referee.address])
+    message_id = send(world, sender, referee.address, body, label="private", subject="My vote")
     assert world.wait_settled(referee, [message_id], 90), f"{body!r} was not judged"
     (row,) = world.judged(referee, message_id)
     assert row.status == "processed", row.status_reason
@@ -178,7 +177,7 @@ def proposal_number(referee: Referee) -> str:
 
 def post_waiting(world: MailWorld, referee: Referee, sender: str, body: str) -> str:
     """A post the referee holds (the Clock is Off); its Message-ID once it is held."""
-    message_id = send(world, referee, sender, body)
+    message_id = send(world, sender, referee.list_address, body)
 
     def held() -> bool:
         return any(row.status == "held" for row in world.judged(referee, message_id))

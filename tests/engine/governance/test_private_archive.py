@@ -49,8 +49,8 @@ VIEWS = ("proposals", "ballot", "polls", "holdings", "players")
 LIST_DELAY = timedelta(seconds=3)  # how long after the bot sent it the list archives a mail
 
 
-def play(game: Game) -> None:
-    """Private votes, a public one between them, and one a second before the Ballot closes."""
+def first_votes(game: Game) -> None:
+    """Two proposals on the Ballot; Alice votes on the list, then Bob privately on both."""
     game.advance(game.at(1, 0))
     game.post("Alice", "I submit a proposal: __Cake__ {{ Cake for all. }}", game.at(1, 1))
     game.post("Bob", "I submit a proposal: __Tea__ {{ Tea for all. }}", game.at(1, 2))
@@ -62,6 +62,11 @@ def play(game: Game) -> None:
         game.at(1, 7, 120),
         private=True,
     )
+
+
+def play(game: Game) -> None:
+    """Private votes, a public one between them, and one a second before the Ballot closes."""
+    first_votes(game)
     game.post("Bob", "I vote FOR 100", game.at(1, 7, 180))  # public, then private again
     game.post("Bob", f"I vote {SECRET_WORD} on 100", game.at(1, 8), private=True)
     game.post("Carol", "I vote sure on 100 and 101", game.at(1, 8, 60))
@@ -222,17 +227,7 @@ def test_the_commitments_disclose_nothing_and_the_reveal_comes_at_the_close(
 
 def play_into_the_voting_period(game: Game) -> None:
     """Each voter votes once on each poll, Bob and Carol privately on some."""
-    game.advance(game.at(1, 0))
-    game.post("Alice", "I submit a proposal: __Cake__ {{ Cake for all. }}", game.at(1, 1))
-    game.post("Bob", "I submit a proposal: __Tea__ {{ Tea for all. }}", game.at(1, 2))
-    game.advance(game.at(1, 7))
-    game.post("Alice", "I vote FOR 100, shelve on 101", game.at(1, 7, 60))
-    game.post(
-        "Bob",
-        f"I vote {SECRET_WORD} on 100 and {SECRET_WORD} on 101",
-        game.at(1, 7, 120),
-        private=True,
-    )
+    first_votes(game)
     game.post("Carol", "I vote sure on 100", game.at(1, 8))
     game.post("Carol", "I vote against 101", game.at(1, 8, 60), private=True)
     game.advance(game.at(1, 9))
