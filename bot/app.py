@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.config import Settings, TrustSettings, master_secret
 from bot.engine.clock import GameClock
 from bot.engine.players import sync_configured_players
+from bot.engine.registry import enabled_games
 from bot.engine.rule_changes import RuleBook
 from bot.engine.services import Services
 from bot.outbound.templates import make_environment
@@ -41,6 +42,7 @@ class App:
 
 def build_services(settings: Settings) -> Services:
     clock = GameClock(settings.ntime_epoch, settings.ntime_switches)
+    games = enabled_games(settings)  # raises ConfigError for a game it does not know
     return Services(
         settings=settings,
         clock=clock,
@@ -51,10 +53,12 @@ def build_services(settings: Settings) -> Services:
             trust=trust_policy(settings.trust, own_key_records(settings)),
             bot_domain=settings.bot_domain.lower(),
             own_key_record_file=str(settings.data_path / GENERATED_RECORD),
+            areas=tuple(area for game in games for area in game.areas),
         ),
         master_secret=master_secret(settings),
         templates=make_environment(),
         rules=RuleBook(settings, clock),
+        games=games,
     )
 
 

@@ -21,7 +21,6 @@ from bot.config import ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
     from bot.app import App
-from bot.engine.view_names import views_help
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -231,7 +230,19 @@ def _looks_like_email(data: bytes) -> bool:
     return bool(lines) and all(b":" in line.split(b" ", 1)[0] for line in lines)
 
 
-@main.command(epilog=f"\b\nVIEW is one of:\n{views_help()}")
+class StateCommand(click.Command):
+    """``state``, whose help lists the views of the games enabled by default."""
+
+    def format_epilog(self, context: click.Context, formatter: click.HelpFormatter) -> None:
+        from bot.engine.registry import default_games
+        from bot.engine.views import views_help, views_of
+
+        # The games' declarations are imported only when the help is shown.
+        self.epilog = f"\b\nVIEW is one of:\n{views_help(views_of(default_games()))}"
+        super().format_epilog(context, formatter)
+
+
+@main.command(cls=StateCommand)
 @click.argument("game", metavar="VIEW")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option(
@@ -245,12 +256,13 @@ def _looks_like_email(data: bytes) -> bool:
 def state(context: click.Context, game: str, as_json: bool, at_text: str | None) -> None:
     """Show a view of the game's state: a board, the roster, holdings, polls, ..."""
     from bot.app import build_app
-    from bot.engine.view_names import VIEWS
-    from bot.engine.views import game_view
+    from bot.engine.views import game_view, views_help, views_of
 
-    if game not in VIEWS:
-        raise click.ClickException(f"no view called {game!r}; the views are:\n{views_help()}")
     app = build_app(settings_from(context))
+    views = views_of(app.services.games)
+    if game not in views:
+        app.dispose()
+        raise click.ClickException(f"no view called {game!r}; the views are:\n{views_help(views)}")
     at = _instant(at_text) if at_text else None
     with app.session_factory() as session:
         view = game_view(session, app.services, game, at=at)

@@ -19,9 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ENV_PREFIX = "NOMICBOT_"
+SectionType = TypeVar("SectionType")
 MINIMUM_SECRET_BYTES = 32  # the dice seeds are HMAC-SHA256 keyed by it (rule 9)
 
 
@@ -213,6 +214,35 @@ class DigestSettings:
     seal: bool = False  # post the rule 1906 Seal announcement with a digest
 
 
+# The games a deployment plays when its configuration names none: those the
+# bot referees for seed 004 (and its Field Matches), in the order their
+# adapters see each post and their reply sections appear.
+DEFAULT_GAMES = (
+    "roster",
+    "dice",
+    "go",
+    "field",
+    "elections",
+    "digests",
+    "proposals",
+    "cfis",
+    "unrefereed",
+)
+
+
+@dataclass(frozen=True)
+class GamesSettings:
+    """Which games the nomic plays, by name (``bot.engine.registry`` finds their declarations).
+
+    ``modules`` names further modules to search for declarations (a game
+    kept outside the bot's own packages); a game's own settings, when it has
+    any not built in here, are in a section named after it.
+    """
+
+    enabled: tuple[str, ...] = DEFAULT_GAMES
+    modules: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class MinistryEntry:
     """Who holds a Ministry at start-up (rule 625); elections change it later."""
@@ -238,8 +268,23 @@ class Settings:
     cfis: CfiSettings = field(default_factory=CfiSettings)
     elections: ElectionSettings = field(default_factory=ElectionSettings)
     digests: DigestSettings = field(default_factory=DigestSettings)
+    games: GamesSettings = field(default_factory=GamesSettings)
     players: tuple[PlayerEntry, ...] = ()
     ministries: tuple[MinistryEntry, ...] = ()
+    # The sections of games whose settings are not built in above, as
+    # written (``section`` reads them into the game's own settings type).
+    game_sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, hash=False)
+    environment: Mapping[str, str] = field(default_factory=dict, hash=False, repr=False)
+
+    def section(self, name: str, kind: type[SectionType]) -> SectionType:
+        """The game section ``[name]`` read as ``kind`` (a frozen dataclass with defaults).
+
+        Raises ConfigError for unknown keys or unparsable values.
+        """
+        section: SectionType = _build_section(
+            name, kind, self.game_sections.get(name, {}), self.environment
+        )
+        return section
 
     @property
     def data_path(self) -> Path:
@@ -281,6 +326,7 @@ SECTIONS: Mapping[str, type] = {
     "cfis": CfiSettings,
     "elections": ElectionSettings,
     "digests": DigestSettings,
+    "games": GamesSettings,
 }
 
 
@@ -371,14 +417,25 @@ def _is_hex_of_at_least(text: str, length: int) -> bool:
 
 
 def _from_document(document: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
-    unknown = set(document) - set(SECTIONS) - {"players", "ministries"}
-    if unknown:
-        raise ConfigError(f"unknown configuration section(s): {', '.join(sorted(unknown))}")
     values: dict[str, Any] = {}
     for section, kind in SECTIONS.items():
         values[section] = _build_section(section, kind, document.get(section, {}), environ)
+    # A section not built in is an enabled game's own, named after it: kept
+    # as written, and read when the games are built (``bot.engine.registry``).
+    others = set(document) - set(SECTIONS) - {"players", "ministries"}
+    unknown = sorted(
+        name
+        for name in others
+        if name not in values["games"].enabled or not isinstance(document[name], Mapping)
+    )
+    if unknown:
+        raise ConfigError(f"unknown configuration section(s): {', '.join(unknown)}")
     values["players"] = _players(document.get("players", []))
     values["ministries"] = _ministries(document.get("ministries", []))
+    values["game_sections"] = {name: dict(document[name]) for name in sorted(others)}
+    values["environment"] = {
+        name: value for name, value in environ.items() if name.startswith(ENV_PREFIX)
+    }
     return Settings(**values)
 
 

@@ -201,9 +201,14 @@ def queue_record(
 ) -> str:
     """Sign the act as a record and queue it for the worker; its Message-ID."""
     settings = app.settings
-    record = new_record(command, arguments, at)
+    record = new_record(command, arguments, at, app.services)
     message_id, raw = compose_record_mail(
-        record, key, settings.bot.address, settings.bot.name, settings.bot.list_address
+        record,
+        key,
+        settings.bot.address,
+        settings.bot.name,
+        settings.bot.list_address,
+        services=app.services,
     )
     with app.session_factory.begin() as session:
         ingest(session, raw, ADMIN_SOURCE, at)

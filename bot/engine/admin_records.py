@@ -19,6 +19,7 @@ Message-ID the mail carrying it has.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from bot.trust.bot_key import BotKey
 from bot.trust.keys import DnsFunction, signature_verifies
 
 if TYPE_CHECKING:
+    from bot.engine.game import AdminCommand
     from bot.engine.services import Services
 
 RECORD_TYPE = "application/vnd.nomicbot.admin-record"
@@ -46,6 +48,7 @@ RECORD_FILE = "admin-record.eml"
 KIND = "admin-record"
 APPLIED = "admin.record"  # the action-log row that says a record was applied
 ADMIN_SOURCE = "admin"  # Message.source of a record the console queued
+COMMAND_NAME = re.compile(r"[a-z_]+(\.[a-z_]+)+")  # "go.setup", "player.address.add"
 SIGNED_HEADERS = ("From", "To", "Subject", "Date", "Message-ID", "Content-Type")
 
 
@@ -61,7 +64,7 @@ class RecordRefused(RecordError):
 @dataclass(frozen=True)
 class AdminRecord:
     record_id: str  # 32 hex digits
-    command: str  # a key of HANDLERS
+    command: str  # a key of HANDLERS, or of an enabled game's ``admin_commands``
     arguments: Mapping[str, Any] = field(default_factory=dict)
     issued_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
@@ -78,8 +81,11 @@ class AdminRecord:
         )
 
 
-def new_record(command: str, arguments: Mapping[str, Any], issued_at: datetime) -> AdminRecord:
-    if command not in HANDLERS:
+def new_record(
+    command: str, arguments: Mapping[str, Any], issued_at: datetime, services: Services
+) -> AdminRecord:
+    """Raises RecordError for a command neither the engine nor an enabled game knows."""
+    if command not in HANDLERS and command not in game_commands(services):
         raise RecordError(f"no such administrative command: {command}")
     return AdminRecord(secrets.token_hex(16), command, dict(arguments), issued_at)
 
@@ -94,9 +100,13 @@ def compose_record_mail(
     bot_name: str,
     list_address: str,
     preamble: str = "An administrator's act, recorded for the public archive",
+    services: Services | None = None,
 ) -> tuple[str, bytes]:
-    """(Message-ID, raw bytes) of the mail that carries ``record`` to the list."""
-    summary = describe(record)
+    """(Message-ID, raw bytes) of the mail that carries ``record`` to the list.
+
+    ``services`` names the enabled games, whose own acts they describe.
+    """
+    summary = describe(record, services)
     inner = EmailMessage(policy=SMTP)
     inner["From"] = f"{bot_name} <{bot}>"
     inner["To"] = list_address
@@ -201,7 +211,8 @@ def _parse(inner: Message) -> AdminRecord:
         )
     except (ValueError, KeyError, TypeError) as error:
         raise RecordError(f"the admin record cannot be read: {error}") from None
-    if record.command not in HANDLERS:
+    # Whether an enabled game knows the command is checked when it is applied.
+    if not COMMAND_NAME.fullmatch(record.command):
         raise RecordError(f"the admin record names no known command ({record.command})")
     if len(record.record_id) != 32 or record.issued_at.tzinfo is None:
         raise RecordError("the admin record's id or instant is malformed")
@@ -220,14 +231,14 @@ def apply_record(session: Session, services: Services, record: AdminRecord, mess
     if _applied_before(session, record):
         raise RecordError(f"admin record {record.record_id} was applied before")
     try:
-        summary = HANDLERS[record.command](session, services, record)
+        summary = _handler(services, record.command)(session, services, record)
     except RecordRefused:
         raise
     except ActionError as error:
         rule = f" (rule {error.rule})" if error.rule else ""
-        raise RecordError(f"{describe(record)}: {error.message}{rule}") from None
+        raise RecordError(f"{describe(record, services)}: {error.message}{rule}") from None
     except ValueError as error:
-        raise RecordError(f"{describe(record)}: {error}") from None
+        raise RecordError(f"{describe(record, services)}: {error}") from None
     session.add(applied_row(record, message_pk, summary))
     return summary
 
@@ -254,40 +265,33 @@ def _applied_before(session: Session, record: AdminRecord) -> bool:
     return session.scalar(query.limit(1)) is not None
 
 
-def describe(record: AdminRecord) -> str:
+def describe(record: AdminRecord, services: Services | None = None) -> str:
+    """The act in words; a game's own acts are described by its declaration."""
     arguments = record.arguments
+    game_command = game_commands(services).get(record.command) if services else None
+    if game_command is not None:
+        return game_command.describe(arguments)
     if record.command == "ledger.credit":
         return (
             f"credit {arguments['player']} {arguments['amount']} {arguments['currency']} "
             f"({arguments['reason']})"
         )
-    if record.command == "go.setup":
-        return f"Go set-up stones for {arguments['player']} at {' '.join(arguments['points'])}"
     if record.command in DESCRIPTIONS:
         return DESCRIPTIONS[record.command](arguments)
-    verb = "add" if record.command == "player.address.add" else "remove"
-    return f"{verb} the address {arguments['address']} of {arguments['player']}"
+    if record.command.startswith("player.address."):
+        verb = "add" if record.command == "player.address.add" else "remove"
+        return f"{verb} the address {arguments['address']} of {arguments['player']}"
+    return f"{record.command} {json.dumps(dict(arguments), sort_keys=True)}"  # no game named
 
 
 # The acts that read best described by their arguments alone.
 DESCRIPTIONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "field.select": lambda arguments: f"the Referee selects {arguments['match']} (seed 003)",
-    "field.initialize": lambda arguments: "the Referee invokes Initialize (seed 003)",
-    "field.evolve": lambda arguments: "the Referee performs Evolve (seed 000)",
     "clock.switch": lambda arguments: (
         f"the Clock is turned {'On' if arguments['on'] else 'Off'} "
         f"at {arguments['effective_at']} (rule 3 A)"
     ),
     "setting.set": lambda arguments: (
         f"{arguments['setting']} becomes {arguments['value']} at {arguments['effective_at']}"
-    ),
-    # Rule 15 B: what may be public of a private vote before its poll concludes.
-    "private.commit": lambda arguments: (
-        "a private vote on "
-        + ", ".join(f"poll {vote['poll']} ({vote['subject']})" for vote in arguments["votes"])
-    ),
-    "private.reveal": lambda arguments: (
-        f"the private votes on poll {arguments['poll']} ({arguments['subject']}), revealed"
     ),
 }
 
@@ -311,15 +315,6 @@ def _ledger_credit(session: Session, services: Services, record: AdminRecord) ->
     return f"{player.name} now holds {balance} {arguments['currency']}"
 
 
-def _go_setup(session: Session, services: Services, record: AdminRecord) -> str:
-    from bot.engine.go_admin import setup_stones
-
-    points = [str(point) for point in record.arguments["points"]]
-    return setup_stones(
-        session, services, str(record.arguments["player"]), points, record.issued_at
-    )
-
-
 def _address_add(session: Session, services: Services, record: AdminRecord) -> str:
     from bot.engine.players import add_address
 
@@ -335,23 +330,6 @@ def _address_remove(session: Session, services: Services, record: AdminRecord) -
     return f"address removed from {player.name}"
 
 
-def _field_select(session: Session, services: Services, record: AdminRecord) -> str:
-    from bot.engine.games.field import referee_select
-
-    match = str(record.arguments["match"])
-    report = referee_select(session, services.at(record.issued_at), match, record.issued_at)
-    return f"{report.subject}\n\n{report.text}"
-
-
-def _field_turn(session: Session, services: Services, record: AdminRecord) -> str:
-    from bot.engine.games.field import referee_turn
-
-    # The Turn's draws are taken in a context named by its number, so a
-    # replay that applies the record at its place draws the same.
-    report = referee_turn(session, services.at(record.issued_at), record.command, record.issued_at)
-    return f"{report.subject}\n\n{report.text}"
-
-
 def _clock_switch(session: Session, services: Services, record: AdminRecord) -> str:
     from bot.engine.rule_changes import apply_clock_switch
 
@@ -364,29 +342,28 @@ def _setting(session: Session, services: Services, record: AdminRecord) -> str:
     return apply_setting(session, services, record)
 
 
-def _private_commit(session: Session, services: Services, record: AdminRecord) -> str:
-    from bot.engine.private_records import apply_commit
+def game_commands(services: Services) -> dict[str, AdminCommand]:
+    """The acts the enabled games add to the engine's own, by command name."""
+    return {
+        name: command for game in services.games for name, command in game.admin_commands.items()
+    }
 
-    return apply_commit(session, services, record)
 
-
-def _private_reveal(session: Session, services: Services, record: AdminRecord) -> str:
-    from bot.engine.private_records import apply_reveal
-
-    return apply_reveal(session, services, record)
+def _handler(services: Services, command: str) -> Handler:
+    """Raises RecordError for a command no enabled game knows (a disabled game's record)."""
+    if command in HANDLERS:
+        return HANDLERS[command]
+    game_command = game_commands(services).get(command)
+    if game_command is None:
+        raise RecordError(f"no enabled game knows the administrative command {command}")
+    return game_command.apply
 
 
 Handler = Callable[[Session, "Services", AdminRecord], str]
 HANDLERS: dict[str, Handler] = {
     "ledger.credit": _ledger_credit,
-    "go.setup": _go_setup,
     "player.address.add": _address_add,
     "player.address.remove": _address_remove,
-    "field.select": _field_select,  # the Referee's console acts (seeds 003, 000)
-    "field.initialize": _field_turn,
-    "field.evolve": _field_turn,
     "clock.switch": _clock_switch,  # rule 3 A, from an instant on (bot.engine.rule_changes)
     "setting.set": _setting,  # a number the rules fix, from an instant on
-    "private.commit": _private_commit,  # rule 15 B (bot.engine.private_records)
-    "private.reveal": _private_reveal,
 }

@@ -151,7 +151,7 @@ def rerun_event(session_factory: sessionmaker[Session], services: Services, even
                 event = session.get(ShuntedEvent, event_id)
                 if event is None or event.status != "queued":
                     return False
-                handler = all_handlers().get(event.handler)
+                handler = all_handlers(services).get(event.handler)
                 if handler is None:
                     raise LookupError(f"no timed handler is named {event.handler} any more")
                 for piece in pieces_between(event.due_after, event.due_until):

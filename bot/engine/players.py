@@ -8,7 +8,7 @@ adapter (``bot.engine.games.roster``) turns refusals into rulings.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -16,15 +16,19 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.config import PlayerEntry
-from bot.engine.governance.proposal_book import Status, load_book
 from bot.engine.rulings import PlayerRef
 from bot.games.errors import AmbiguousActionError, IllegalActionError
-from bot.games.governance.definitions import defines_name
 from bot.store.models import Player, PlayerAddress
 
 NAME_LENGTH = 200  # the width of player.name
-# Rule 151's "current proposal": one still to be decided.
-CURRENT_PROPOSAL = frozenset({Status.SUBMITTED, Status.ON_BALLOT, Status.SHELVED})
+# Rule 151: raises IllegalActionError for a name no player may take (one of
+# an entity a current proposal defines); the enabled games' checks
+# (``bot.engine.game.Game.name_checks``), run where the rule has them run.
+NameCheck = Callable[[str], None]
+
+
+def no_name_check(name: str) -> None:
+    """No game reserves any name."""
 
 
 @dataclass(frozen=True)
@@ -168,7 +172,13 @@ def _configured_player(session: Session, entry: PlayerEntry) -> Player | None:
     return session.get(Player, found.id) if found else None
 
 
-def register_player(session: Session, name: str, address: str, now: datetime) -> PlayerRef:
+def register_player(
+    session: Session,
+    name: str,
+    address: str,
+    now: datetime,
+    refuse_name: NameCheck = no_name_check,
+) -> PlayerRef:
     """Rule 14: an External Force becomes a Player by posting a request and a name.
 
     A Lost Soul (a former player, known by eir address) may rejoin; e takes
@@ -182,7 +192,7 @@ def register_player(session: Session, name: str, address: str, now: datetime) ->
     holder = _name_holder(session, clean)
     if holder is not None and holder is not lost_soul:
         raise IllegalActionError(f'the name "{clean}" is already taken', rule="14")
-    refuse_name_of_proposed_entity(session, clean)
+    refuse_name(clean)
     if lost_soul is None:
         player = Player(name=clean, origin="registration", joined_at=now, former_names=[])
         session.add(player)
@@ -225,7 +235,13 @@ def forfeit_player(session: Session, player: PlayerRef, nweek: int | None = None
         row.left_nweek = nweek
 
 
-def rename_player(session: Session, player: PlayerRef, name: str, now: datetime) -> PlayerRef:
+def rename_player(
+    session: Session,
+    player: PlayerRef,
+    name: str,
+    now: datetime,
+    refuse_name: NameCheck = no_name_check,
+) -> PlayerRef:
     """Rule 151: a player changes eir own name; the old one is kept as a former name.
 
     Raises IllegalActionError when the name is empty, already eirs, or
@@ -242,32 +258,10 @@ def rename_player(session: Session, player: PlayerRef, name: str, now: datetime)
         raise IllegalActionError(
             f'the name "{clean}" belongs to {holder.name}; names are unique', rule="2"
         )
-    refuse_name_of_proposed_entity(session, clean)
+    refuse_name(clean)
     _give_name(row, clean, now)
     session.flush()
     return PlayerRef(row.id, row.name)
-
-
-def refuse_name_of_proposed_entity(session: Session, name: str) -> None:
-    """Rule 151: "No player may change eir name to that of an entity defined in a
-    current proposal."
-
-    A current proposal is one not yet decided (submitted, on the Ballot or
-    shelved); its latest revision is what it defines.  Read for every name
-    a player takes (a new player's, rule 14, and a Lost Soul's on
-    rejoining) as for a change: one name for a player and a proposed
-    entity is the confusion the rule prevents, however the name came.
-
-    Raises IllegalActionError (rule 151) naming the proposal.
-    """
-    _, book = load_book(session)
-    for proposal in book.proposals.values():
-        if proposal.status in CURRENT_PROPOSAL and defines_name(proposal.current.text, name):
-            raise IllegalActionError(
-                f'"{name}" is the name of an entity defined in proposal '
-                f"{proposal.id_string}, a current proposal: no player may take it",
-                rule="151",
-            )
 
 
 def set_on_leave(session: Session, player: PlayerRef, on_leave: bool) -> None:

@@ -277,6 +277,7 @@ def _publish(
         settings.bot.name,
         settings.bot.list_address,
         preamble,
+        services,
     )
     result = ingest(session, raw, SOURCE, received_at)
     stored = session.get(Message, result.message_pk)
@@ -285,7 +286,7 @@ def _publish(
         # mailbox and the list's archive, docs/archive.md): it is not mailed twice.
         return
     stored.status, stored.status_reason = "processed", f"admin record applied: {summary}"
-    stored.subject, stored.sender = f"[admin] {describe(record)}", settings.bot.address
+    stored.subject, stored.sender = f"[admin] {describe(record, services)}", settings.bot.address
     stored.processed_at = datetime.now(UTC)
     session.add(applied_row(record, stored.id, summary))
     session.add(record_outbox_row(stored, settings.bot.list_address))

@@ -5,16 +5,16 @@ players by name in their JSON rows, because their pure rules packages speak
 of players by name (``PlayerId = str``): the name is what a board's legend,
 an alliance and a ruling print.  Rule 151 changes the name, not the player,
 so on a successful rename the roster adapter calls ``rename_in_games``,
-which rewrites those rows through each package's pure ``renamed``:
+which runs every enabled game's rename hooks (``Game.renames``); each
+rewrites its rows through its package's pure ``renamed``, with
+``rewrite_record`` here:
 
-* ``game`` row "go": a rule set B (``bot.games.go``) or rule set A
-  (``bot.games.go.anomic``) state, told apart by its stored format;
-* ``go_position``: rule set B keeps the alliances of every earlier position
-  for its ko check (rule 1639 E); rule set A's rows hold none;
-* ``game`` row "field": the Field's state (its "turns" and "matches" are the
-  record of what was published and keep the names they were published with);
-* ``game`` rows "elections", "ministries" (seeded from the configuration
-  when there is no row yet) and "proposals".
+* Political Go: the ``game`` row "go" of either rule set, and rule set B's
+  ``go_position`` rows (the alliances of earlier positions, rule 1639 E);
+* the Field: its state (its "turns" and "matches" are the record of what
+  was published and keep the names they were published with);
+* the governance: the rows "elections", "ministries" (seeded from the
+  configuration when there is no row yet) and "proposals".
 
 The ledger, polls and Calls For Inquiry keep player ids and need nothing.
 Switching the game states to ids instead would touch every move, render and
@@ -35,13 +35,6 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from bot.engine.games.field import GAME_NAME as FIELD_ROW
-from bot.engine.games.go import GAME_NAME as GO_ROW
-from bot.engine.games.go import rename_in_positions
-from bot.engine.governance import election_state, ministries, proposal_book
-from bot.games import field, go
-from bot.games.go import anomic
-from bot.games.go.anomic.serialize import FORMAT as ANOMIC_FORMAT
 from bot.store.models import GameRecord
 
 if TYPE_CHECKING:
@@ -69,20 +62,12 @@ def rename_in_games(session: Session, services: Services, old: str, new: str) ->
     rows of ``go_position`` were.  Raises ``ValueError`` when a game already
     has a record for ``new`` (rule 2 makes names unique: a defect).
     """
-    rewrites: dict[str, Rewrite] = {
-        GO_ROW: renamed_go,
-        FIELD_ROW: renamed_field,
-        election_state.RECORD_NAME: renamed_elections,
-        proposal_book.RECORD_NAME: renamed_proposals,
-    }
-    changed = [
-        name for name, rewrite in rewrites.items() if _rewrite(session, name, rewrite, old, new)
-    ]
-    if _rename_ministries(session, services, old, new):
-        changed.append(ministries.RECORD_NAME)
-    if _rename_positions(session, old, new):
-        changed.append(POSITIONS)
-    return tuple(changed)
+    return tuple(
+        row
+        for game in services.games
+        for hook in game.renames
+        for row in hook(session, services, old, new)
+    )
 
 
 def rename_in_adapters(adapters: Iterable[object], old: str, new: str) -> None:
@@ -92,40 +77,8 @@ def rename_in_adapters(adapters: Iterable[object], old: str, new: str) -> None:
             adapter.rename_player(old, new)
 
 
-def renamed_go(data: JsonState, old: str, new: str) -> JsonState | None:
-    """A stored Political Go state of either rule set, with ``old`` called ``new``."""
-    if data.get("format") == ANOMIC_FORMAT:
-        state = anomic.state_from_json(data)
-        changed = anomic.renamed(state, old, new)
-        return None if changed == state else anomic.state_to_json(changed)
-    loaded = go.state_from_json(data)
-    renamed = go.renamed(loaded, old, new)
-    if renamed == loaded:
-        return None
-    # The engine keeps rule set B's ko history in ``go_position``, not here.
-    return go.state_to_json(renamed, include_history="history" in data)
-
-
-def renamed_field(data: JsonState, old: str, new: str) -> JsonState | None:
-    """The stored Field with ``old`` called ``new`` in its state (not in its published log)."""
-    state = field.state_from_json(data["state"])
-    changed = field.renamed(state, old, new)
-    return None if changed == state else data | {"state": field.state_to_json(changed)}
-
-
-def renamed_elections(data: JsonState, old: str, new: str) -> JsonState | None:
-    book = election_state.book_from_json(data)
-    changed = election_state.renamed_book(book, old, new)
-    return None if changed == book else election_state.book_to_json(changed)
-
-
-def renamed_proposals(data: JsonState, old: str, new: str) -> JsonState | None:
-    book = proposal_book.book_from_state(data)
-    changed = proposal_book.renamed_book(book, old, new)
-    return None if changed == book else proposal_book.book_to_state(changed)
-
-
-def _rewrite(session: Session, name: str, rewrite: Rewrite, old: str, new: str) -> bool:
+def rewrite_record(session: Session, name: str, rewrite: Rewrite, old: str, new: str) -> bool:
+    """Rewrite the ``game`` row ``name`` with ``rewrite``; whether it changed."""
     record = session.scalar(select(GameRecord).where(GameRecord.name == name))
     if record is None or not record.state:
         return False
@@ -135,20 +88,3 @@ def _rewrite(session: Session, name: str, rewrite: Rewrite, old: str, new: str) 
     record.state = rewritten
     record.version += 1
     return True
-
-
-def _rename_ministries(session: Session, services: Services, old: str, new: str) -> bool:
-    # Same first nweek as ``ElectionDesk``: a list seeded from the
-    # configuration is written now, or the configured old name would return.
-    first_nweek = services.clock.config.epoch_reading.nweek
-    record, loaded = ministries.load_ministries(session, services.settings.ministries, first_nweek)
-    changed = ministries.renamed_ministries(loaded, old, new)
-    if changed == loaded:
-        return False
-    ministries.save_ministries(session, record, changed)
-    return True
-
-
-def _rename_positions(session: Session, old: str, new: str) -> int:
-    """Rule 1639 E compares alliances "in either state": earlier positions' follow the name."""
-    return rename_in_positions(session, old, new)

@@ -9,9 +9,13 @@ nweek's dice seed; when the nweek ends it reveals the seed (rule 9), so
 anyone can re-derive every roll from the archive.
 
 Every event is a *timed handler* run over an interval ``(after, until]``
-(``bot.engine.timed``): the ntime events here (Go's Checkpoint and nweek
-endings, the dice seeds) and the game handlers of ``timed.handlers()``.  A
-handler that raises does not stop the others or the posts behind it:
+(``bot.engine.timed``): the dice seeds and Bandwidth here, and the timed
+events each enabled game declares (``bot.engine.game.TimedEvent``).  They
+run in the order of rule 3 C: "When multiple rules specify that an event
+takes place at a certain time [...], those events occur in order of rule
+precedence", which rule 33 fixes by Chutzpah, then the lower rule number
+(``bot.games.precedence``); the Ministers' digests last, since they report
+what the others did.  A handler that raises does not stop the others or the posts behind it:
 ``advance_clock`` raises ``TimedEventFailed`` naming it, and the caller
 (``bot.engine.event_shunts.settle_events``) rolls back, runs the interval
 again without that handler, and records it as a shunted event.
@@ -29,9 +33,10 @@ from datetime import UTC, datetime, time, timedelta
 from sqlalchemy.orm import Session
 
 from bot.engine import timed
-from bot.engine.bandwidth import grant_starting_bandwidth
+from bot.engine.bandwidth import grant_starting_bandwidth, reset_bandwidth
+from bot.engine.game import TimedEvent, rule
 from bot.engine.services import Services
-from bot.games import dice, go
+from bot.games import dice
 from bot.outbound.compose import compose_report
 from bot.store.errors import is_system_defect, is_transient, summary
 from bot.store.models import ClockMark, DiceSeed
@@ -97,11 +102,22 @@ def advance_clock(
     # The interval is cut at every 00:00 UTC and handled piece by piece, so
     # what happens at a midnight (ntime events, rule 3 A; digests) sees the
     # game as it stood then, not as later pieces of a long gap leave it.
+    events = timed_events(services)
     for piece in pieces_between(mark.handled_until, until):
-        ntime = NTIME_HANDLERS if _midnight_between(*piece) else ()
-        for handler in (*ntime, *timed.handlers()):
-            _run(handler, session, services, piece, until, skip)
+        midnight = _midnight_between(*piece)
+        for event in events:
+            if midnight or not event.at_midnight:
+                _run(event.handler, session, services, piece, until, skip)
     mark.handled_until = until
+
+
+def timed_events(services: Services) -> tuple[TimedEvent, ...]:
+    """The scheduler's own events and the enabled games', in the order of rule 3 C.
+
+    The sort is stable: two events of one rule run in the order declared
+    (rule 9's reveal of the ended nweek's seed before the new commitment).
+    """
+    return tuple(sorted((*OWN_EVENTS, *services.timed_events()), key=TimedEvent.order))
 
 
 def pieces_between(after: datetime, until: datetime) -> Iterator[tuple[datetime, datetime]]:
@@ -136,9 +152,10 @@ def handler_name(handler: timed.TimedHandler) -> str:
     return f"{handler.__module__}.{handler.__qualname__}"
 
 
-def all_handlers() -> dict[str, timed.TimedHandler]:
+def all_handlers(services: Services) -> dict[str, timed.TimedHandler]:
     """Every timed handler by its recorded name (to run a shunted event again)."""
-    handlers = (*FIRST_INSTANT_HANDLERS, *NTIME_HANDLERS, *timed.handlers())
+    events = (event.handler for event in timed_events(services))
+    handlers = (*FIRST_INSTANT_HANDLERS, *events)
     return {handler_name(handler): handler for handler in handlers}
 
 
@@ -147,14 +164,6 @@ def open_current_nweek(
 ) -> None:
     """The scheduler's first instant: publish the commitment of the nweek in progress."""
     open_nweek(session, services, services.clock.reading(until).nweek, until)
-
-
-def end_finished_go_games(
-    session: Session, services: Services, after: datetime, until: datetime
-) -> None:
-    """Rule 1639 F and G at each Checkpoint in ``(after, until]``."""
-    for checkpoint in services.clock.checkpoints_between(after, until):
-        end_finished_go_game(session, services, checkpoint.ending.index, checkpoint.instant)
 
 
 def reveal_ended_nweeks(
@@ -171,70 +180,6 @@ def open_begun_nweeks(
     """Rule 9: commit to the seed of each nweek that began in ``(after, until]``."""
     for change in services.clock.nweek_changes_between(after, until):
         open_nweek(session, services, change.begun, change.instant)
-
-
-def end_quiet_go_games(
-    session: Session, services: Services, after: datetime, until: datetime
-) -> None:
-    """A Nomic rule 365 at each nweek that began in ``(after, until]``."""
-    for change in services.clock.nweek_changes_between(after, until):
-        end_quiet_go_game(session, services, change.begun, change.instant)
-
-
-def end_finished_go_game(session: Session, services: Services, period: int, at: datetime) -> None:
-    """B Nomic rule 1639 F and G: end, score and reset the game at a Checkpoint."""
-    if services.settings.go.rules != "B":
-        return
-    from bot.engine.games.go import GoAdapter, describe_score
-
-    adapter = GoAdapter(session, services.at(at).settings.go.board_size)
-    before = adapter.state
-    if not go.game_should_end(before, period):
-        return
-    result = adapter.end_game(at)
-    session.add(
-        compose_report(
-            services,
-            "go-end",
-            f"period-{period}",
-            "[go] The game of Political Go ended (rule 1639 F)",
-            "go/end.txt.j2",
-            {"report": describe_score(before, result), "draws": [], "context": "", "nweek": 0},
-            at,
-        )
-    )
-
-
-def end_quiet_go_game(session: Session, services: Services, nweek: int, at: datetime) -> None:
-    """A Nomic rule 365: a game ends when a whole nweek passed with no stone placed."""
-    if services.settings.go.rules != "A":
-        return
-    from bot.engine.games.go_anomic import AnomicGoAdapter, describe_end
-
-    adapter = AnomicGoAdapter(session, services.at(at))  # the numbers in force then
-    before = adapter.state
-    seed = dice.nweek_seed(services.master_secret, nweek)
-    result = adapter.at_nweek_start(nweek, at, seed)
-    if result is None:
-        return
-    adapter.save()
-    draws = [draw.describe() for draw in adapter.last_draws]
-    session.add(
-        compose_report(
-            services,
-            "go-end",
-            f"{nweek}-{before.game_number}",
-            f"[go] Game {before.game_number} of Political Go ended",
-            "go/end.txt.j2",
-            {
-                "report": describe_end(result, before),
-                "draws": draws,
-                "context": f"nweek-{nweek}-go-end",
-                "nweek": nweek + 1,
-            },
-            at,
-        )
-    )
 
 
 def open_nweek(session: Session, services: Services, nweek: int, at: datetime) -> None:
@@ -297,11 +242,10 @@ FIRST_INSTANT_HANDLERS: tuple[timed.TimedHandler, ...] = (
     grant_starting_bandwidth,
 )
 
-# The ntime events, run only on an interval holding a midnight, before the
-# game handlers and in this order (a piece holds at most one midnight).
-NTIME_HANDLERS: tuple[timed.TimedHandler, ...] = (
-    end_finished_go_games,
-    reveal_ended_nweeks,
-    open_begun_nweeks,
-    end_quiet_go_games,
+# The scheduler's own events: rule 9's dice seeds (every game's draws use
+# them) and rule 212's Bandwidth.  The seeds change only at a midnight.
+OWN_EVENTS: tuple[TimedEvent, ...] = (
+    TimedEvent(reveal_ended_nweeks, rule(9), at_midnight=True),
+    TimedEvent(open_begun_nweeks, rule(9), at_midnight=True),
+    TimedEvent(reset_bandwidth, rule(212)),
 )

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from bot.config import Settings
 from bot.engine.clock import GameClock
+from bot.engine.game import Game, TimedEvent
 from bot.engine.games.base import GameAdapter
 from bot.engine.rule_changes import RuleBook
 from bot.pipeline import PipelineSettings
@@ -23,6 +24,9 @@ class Services:
     master_secret: bytes
     templates: Environment
     rules: RuleBook  # the settings in force at an instant (bot.engine.rule_changes)
+    # The games this nomic plays, in the order their adapters see a post
+    # (``bot.engine.registry.enabled_games``; the engine imports none of them).
+    games: tuple[Game, ...] = ()
 
     def at(self, instant: datetime) -> Services:
         """These services with the settings in force at ``instant`` (a change recorded
@@ -31,32 +35,17 @@ class Services:
         return self if settings is self.settings else replace(self, settings=settings)
 
     def make_adapters(self, session: Session) -> dict[str, GameAdapter]:
-        """Fresh adapters for one post: each loads its state from ``session``."""
-        from bot.engine.games.dice import DiceAdapter
-        from bot.engine.games.field import FieldAdapter
-        from bot.engine.games.go import GoAdapter
-        from bot.engine.games.go_anomic import AnomicGoAdapter
-        from bot.engine.games.roster import RosterAdapter
-        from bot.engine.games.unrefereed import UnrefereedAdapter
-        from bot.engine.governance.cfis import CfiAdapter
-        from bot.engine.governance.digests import DigestAdapter
-        from bot.engine.governance.elections import ElectionsAdapter
-        from bot.engine.governance.proposals import governance_adapters
+        """Fresh adapters for one post, by prefix: each loads its state from ``session``."""
+        adapters = [adapter for game in self.games for adapter in game.adapters(session, self)]
+        by_prefix = {adapter.prefix: adapter for adapter in adapters}
+        assert len(by_prefix) == len(adapters), "two enabled games handle one action prefix"
+        return by_prefix
 
-        go: GameAdapter = (
-            AnomicGoAdapter(session, self)
-            if self.settings.go.rules == "A"
-            else GoAdapter(session, self.settings.go.board_size, self.clock)
-        )
-        adapters: tuple[GameAdapter, ...] = (
-            RosterAdapter.from_services(session, self),
-            DiceAdapter(session, self),
-            go,
-            FieldAdapter(session, self),  # Field Matches (seeds 003, 000)
-            ElectionsAdapter(session, self),
-            DigestAdapter(session, self),  # a Minister's digest on request (issue 5)
-            *governance_adapters(session, self),  # proposals and votes (rules 15, 19, 23)
-            CfiAdapter(session, self),  # Calls For Inquiry (rule 125)
-            UnrefereedAdapter(),  # the seeds' subgames not refereed yet: "rule N"
-        )
-        return {adapter.prefix: adapter for adapter in adapters}
+    def timed_events(self) -> tuple[TimedEvent, ...]:
+        """The enabled games' timed events, in declaration order (the scheduler sorts them)."""
+        return tuple(event for game in self.games for event in game.timed_events)
+
+    @property
+    def private_actions(self) -> frozenset[str]:
+        """The actions a player may send to the bot privately, in any enabled game."""
+        return frozenset().union(*(game.private_actions for game in self.games))

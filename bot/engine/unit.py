@@ -23,9 +23,7 @@ from bot.engine.admin_records import (
     record_outbox_row,
 )
 from bot.engine.games.base import GameAdapter, TurnPerPostAdapter
-from bot.engine.games.roster import after_action
 from bot.engine.players import player_for_address
-from bot.engine.private_records import commit_private_votes
 from bot.engine.private_secrets import UNAUTHENTICATED_PRIVATE_MAIL, secret_authentication
 from bot.engine.rulings import Board, Outcome, Ruling, Turn, not_taken, rejected
 from bot.engine.services import Services
@@ -107,7 +105,9 @@ def process_message(
     _record_rulings(session, message, outcome, services)
     if context.private:  # rule 15 B: the list gets a commitment (docs/archive.md)
         judged = list(zip(outcome.rulings, outcome.actors, strict=True))
-        commit_private_votes(session, services, message, judged, effective_at)
+        for game in services.games:
+            if game.after_private_post is not None:
+                game.after_private_post(session, services, message, judged, effective_at)
     reply = compose_ruling_reply(message, context, outcome, services)
     session.add(reply)
     _finish(message, "processed", f"{len(outcome.rulings)} action(s) judged")
@@ -147,13 +147,13 @@ def judge_post(
         if isinstance(adapter, TurnPerPostAdapter):
             group = _judge_together(adapter, actions, position, turn)
             group = [
-                (after_action(adapters, actions[r.position - 1], turn, r), actor)
+                (_after_action(services, adapters, actions[r.position - 1], turn, r), actor)
                 for r, actor in group
             ]  # rules 205, 151
             judged.update({ruling.position: (ruling, actor) for ruling, actor in group})
             continue
         ruling = _judge_one(action, turn, adapters)
-        ruling = after_action(adapters, action, turn, ruling)  # rules 205, 151
+        ruling = _after_action(services, adapters, action, turn, ruling)  # rules 205, 151
         if action.action in RENAMING and ruling.outcome is Outcome.APPLIED:
             base_turn = replace(base_turn, player=player_for_address(session, context.author))
         judged[position] = (ruling, turn.player.id if turn.player else None)
@@ -173,6 +173,20 @@ def judge_post(
         effective_at,
         tuple(notes),
     )
+
+
+def _after_action(
+    services: Services,
+    adapters: dict[str, GameAdapter],
+    action: ParsedAction,
+    turn: Turn,
+    ruling: Ruling,
+) -> Ruling:
+    """Each enabled game's hook after an action (the roster's: rules 205, 151 and 14)."""
+    for game in services.games:
+        if game.after_action is not None:
+            ruling = game.after_action(adapters, action, turn, ruling)
+    return ruling
 
 
 def _stranger_without_action(session: Session, context: PostContext) -> bool:

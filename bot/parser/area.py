@@ -3,13 +3,16 @@
 An area is a grammar file ``grammar/<namespace>.lark`` whose ``action`` rule
 lists its actions, a Transformer whose methods turn that rule's trees into
 ``ActionReading`` values, and the trigger words the cheap prefilter looks for.
-Registering it is one line in ``bot/parser/areas/__init__.py``.
+A game declares its areas (``bot.engine.game.Game.areas``); the default
+areas, for reading text without a deployment, are listed in
+``bot/parser/areas/__init__.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from lark import Token, Transformer
 
@@ -37,6 +40,10 @@ class Area:
     (keyed by its name without namespace, e.g. ``"POINT"``), and ``problems``
     gives the headline used when the word at that place cannot be read;
     ``{word}`` in it is replaced by the offending word.
+
+    ``directory`` holds ``<namespace>.lark`` when it is not the top-level
+    ``grammar/`` (a game kept outside the bot's packages); such a grammar
+    imports nothing from ``grammar/``.
     """
 
     namespace: str
@@ -44,3 +51,4 @@ class Area:
     triggers: tuple[str, ...] = ()
     terminals: Mapping[str, str] = field(default_factory=dict, hash=False)
     problems: Mapping[str, str] = field(default_factory=dict, hash=False)
+    directory: Path | None = None

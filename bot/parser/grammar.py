@@ -80,10 +80,17 @@ class PostGrammar:
 
 def post_grammar_text(areas: Iterable[Area]) -> str:
     """post.lark followed by the generated ``action`` rule and area imports."""
+    areas = tuple(areas)
     namespaces = [area.namespace for area in areas]
     lines = [POST_GRAMMAR.read_text(encoding="utf-8"), ""]
     lines.append("action: " + " | ".join(f"{name}__action" for name in namespaces))
-    lines.extend(f"%import .{name}.action -> {name}__action" for name in namespaces)
+    lines.extend(
+        # A relative import reads grammar/; an area kept elsewhere is found
+        # on the parser's import paths (``build_post_grammar``).
+        f"%import {'.' if area.directory is None else ''}{area.namespace}.action"
+        f" -> {area.namespace}__action"
+        for area in areas
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -95,6 +102,7 @@ def build_post_grammar(areas: tuple[Area, ...] = AREAS) -> PostGrammar:
         parser="lalr",
         lexer="contextual",
         source_path=str(POST_GRAMMAR),
+        import_paths=sorted({str(area.directory) for area in areas if area.directory}),
         edit_terminals=functools.partial(_whole_word_keyword, keywords=keywords),
     )
     transformers = {area.namespace: area.transformer() for area in (COMMON, *areas)}
@@ -111,9 +119,9 @@ def build_post_grammar(areas: tuple[Area, ...] = AREAS) -> PostGrammar:
 
 
 @functools.cache
-def post_grammar() -> PostGrammar:
-    """The grammar for the registered areas, built once per process."""
-    return build_post_grammar()
+def post_grammar(areas: tuple[Area, ...] = AREAS) -> PostGrammar:
+    """The grammar composed of ``areas``, built once per process for each set of areas."""
+    return build_post_grammar(areas)
 
 
 def _whole_word_keyword(terminal: TerminalDef, keywords: dict[str, str]) -> TerminalDef:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from bot.mail.comments import strip_comments
+from bot.parser.area import Area
 from bot.parser.areas import AREAS
 from bot.parser.ballots import NumberedBallot, numbered_ballot
 from bot.parser.clauses import Clause, find_clauses, prefilter
@@ -100,7 +101,7 @@ class Trailing(enum.Enum):
     UNCLEAR = "unclear"  # might change the action: not understood
 
 
-def parse_post(text: str, limit: int | None = None) -> ParseResult:
+def parse_post(text: str, limit: int | None = None, areas: tuple[Area, ...] = AREAS) -> ParseResult:
     """The actions and not-understood clauses of ``text``, in the order written.
 
     Never raises for any string: a clause that cannot be read is returned as
@@ -108,9 +109,10 @@ def parse_post(text: str, limit: int | None = None) -> ParseResult:
     would make the items read (actions, each part of a list such as "I vote
     FOR 12, AGAINST 13" counted, and not-understood clauses) more than
     ``limit``; the result's ``unread`` is that clause's sentence (the
-    referee's limits on one post, ``bot.parser.limits``).
+    referee's limits on one post, ``bot.parser.limits``).  ``areas`` are
+    the grammar areas read (a deployment's enabled games'; all by default).
     """
-    grammar = post_grammar()
+    grammar = post_grammar(areas)
     # Rule 8: comment text has no force.  The pipeline drops comments with the
     # quotes (bot.mail.visible); dropping any left here also covers text read
     # directly ("nomicbot parse --text"), and is a no-op on text without them.
@@ -127,7 +129,7 @@ def parse_post(text: str, limit: int | None = None) -> ParseResult:
         results = (
             [_ballot_action(ballot, sentences, index, written)]
             if ballot is not None
-            else _sentence_results(sentences, index, grammar, written)
+            else _sentence_results(sentences, index, grammar, written, areas)
         )
         index += ballot.count if ballot is not None else 1
         for found in results:
@@ -213,11 +215,15 @@ def _restored_problem(problem: NotUnderstood, delimited: Delimited) -> NotUnders
 
 
 def _sentence_results(
-    sentences: tuple[Sentence, ...], index: int, grammar: PostGrammar, written: str
+    sentences: tuple[Sentence, ...],
+    index: int,
+    grammar: PostGrammar,
+    written: str,
+    areas: tuple[Area, ...],
 ) -> Iterator[ParsedAction | NotUnderstood]:
     sentence = sentences[index]
     as_written = written[sentence.start : sentence.start + len(sentence.text)]
-    patterns = prefilter(AREAS, unrefereed_triggers())
+    patterns = prefilter(areas, unrefereed_triggers())
     for clause in find_clauses(sentence.text, sentence.starts_line, patterns):
         found = _read(sentence, clause, grammar, as_written)
         if isinstance(found, ParsedAction) and _lacks_name(found):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.parser.area import Area
+from bot.parser.areas import AREAS
 from bot.trust.policy import TrustPolicy
 
 if TYPE_CHECKING:
@@ -27,6 +29,9 @@ class PipelineSettings:
     # key itself (bot.trust.bot_key): read when a record arrives, since the
     # console may make the key while a daemon runs.
     own_key_record_file: str = ""
+    # The grammar areas of the enabled games (``bot.engine.registry``), in
+    # their order; the default is every area the bot has.
+    areas: tuple[Area, ...] = AREAS
 
 
 @dataclass

@@ -11,13 +11,15 @@ from typing import Any
 
 import pytest
 
-from bot.engine.view_names import VIEWS
-from bot.engine.views import game_view
+from bot.engine.registry import default_games
+from bot.engine.views import game_view, views_of
 from bot.outbound.transports import MaildirTransport
 from bot.posts import compose_post, mbox_from_line
 from bot.runner import replay_archive
 from bot.testing import go_game
 from bot.testing.apps import make_app, write_config, write_mbox
+
+VIEWS = views_of(default_games())  # the views of the games enabled by default
 
 POST_TEXT = (
     "Hello all.\n\n"
@@ -170,8 +172,8 @@ def test_an_unknown_view_is_a_clear_error_listing_every_view(played_config: Path
 
 def test_state_help_lists_every_view(tmp_path: Path) -> None:
     shown = succeeded("state", "--help")
-    for name, what in VIEWS.items():
-        assert f"  {name}" in shown and what in shown
+    for name, view in VIEWS.items():
+        assert f"  {name}" in shown and view.description in shown
     # Every listed view is one game_view shows (it asserts the two agree).
     app = make_app(tmp_path)
     with app.session_factory() as session:

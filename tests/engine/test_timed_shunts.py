@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import smtplib
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from sqlalchemy import select
 
 from bot.app import App
 from bot.config import OutboundSettings, SmtpIngressSettings
-from bot.engine import bandwidth, holdings
+from bot.engine import bandwidth, holdings, scheduler
 from bot.engine.worker import process_queue
 from bot.runner import store_message
 from bot.store.models import LedgerEntry, Message, OutboxMessage, ShuntedEvent
@@ -119,7 +120,14 @@ def test_a_handler_that_raises_on_every_run_fills_one_row(
     def reset_bandwidth(*_arguments: object) -> None:
         raise RuntimeError(DEFECT)
 
-    monkeypatch.setattr(bandwidth, "reset_bandwidth", reset_bandwidth)
+    # The scheduler holds its events as values (bot.engine.scheduler.OWN_EVENTS).
+    events_with_defect = tuple(
+        replace(event, handler=reset_bandwidth)
+        if event.handler is bandwidth.reset_bandwidth
+        else event
+        for event in scheduler.OWN_EVENTS
+    )
+    monkeypatch.setattr(scheduler, "OWN_EVENTS", events_with_defect)
     for post in POSTS:
         store_message(app, post.raw(), "replay", post.at)
     assert process_queue(app.session_factory, app.services).processed == len(POSTS)

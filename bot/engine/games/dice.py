@@ -7,14 +7,21 @@ the action's place in the post; the reply prints a proof line that
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bot.engine.game import Game, StateView
+from bot.engine.games.base import GameAdapter
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
+from bot.engine.scheduler import open_nweek
+from bot.engine.views import View
 from bot.games import dice
 from bot.games.errors import ActionError
 from bot.parser import ParsedAction
+from bot.parser.areas import dice as dice_area
 from bot.store.models import DiceSeed
 
 if TYPE_CHECKING:
@@ -63,8 +70,6 @@ class DiceAdapter:
         )
 
     def _seed_for(self, turn: Turn) -> bytes:
-        from bot.engine.scheduler import open_nweek
-
         row = self.session.get(DiceSeed, turn.nweek)
         if row is None:
             open_nweek(self.session, self.services, turn.nweek, turn.occurred_at)
@@ -85,3 +90,37 @@ class DiceAdapter:
 
     def save(self) -> None:
         """Rolls keep no state beyond the action log."""
+
+
+def dice_adapters(session: Session, services: Services) -> tuple[GameAdapter, ...]:
+    return (DiceAdapter(session, services),)
+
+
+def dice_view(session: Session, services: Services, at: datetime | None = None) -> View:
+    """Each nweek's commitment and, once the nweek ended, its seed (rule 9)."""
+    rows = session.scalars(select(DiceSeed).order_by(DiceSeed.nweek)).all()
+    data = [
+        {"nweek": row.nweek + 1, "commitment": row.commitment, "seed": row.revealed_seed}
+        for row in rows
+    ]
+    lines = [
+        f"nweek {item['nweek']}: commitment {item['commitment']}; "
+        f"seed {item['seed'] or '(not revealed yet)'}"
+        for item in data
+    ]
+    return View("\n".join(lines) or "no dice commitments yet", data)
+
+
+# The seeds' commitments and reveals are the scheduler's own (every game's
+# draws use them); this game is the rolls players ask for.
+DICE = Game(
+    name="dice",
+    title="The dice roller (rule 9)",
+    adapters=dice_adapters,
+    areas=(dice_area.AREA,),
+    views=(
+        StateView("dice", "each nweek's dice commitment and revealed seed (rule 9)", dice_view),
+    ),
+    private_actions=DiceAdapter.private_actions,
+    templates="dice",
+)

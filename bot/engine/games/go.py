@@ -439,7 +439,8 @@ def describe_event(event: go.GoEvent, size: int) -> str:
 
 
 def go_view(session: Session, services: Services) -> tuple[str, dict[str, Any]]:
-    """``nomicbot state go``: the board and everything the next ruling reads.
+    """``nomicbot state go`` under rule set B: the board and everything the next ruling reads
+    (``political_go.go_view`` shows either rule set).
 
     Item 13 of Trust II: besides the board, the JSON holds each player's
     record (rule 1639 C's one Move per Checking Period and its Ally bar read
@@ -447,10 +448,6 @@ def go_view(session: Session, services: Services) -> tuple[str, dict[str, Any]]:
     the ko history (E), so two games that would be judged differently never
     compare equal.  The text adds the pending consents when there are any.
     """
-    if services.settings.go.rules == "A":
-        from bot.engine.games.go_anomic import view
-
-        return view(session, services)
     _record, state = load_game(session, services.settings.go.board_size)
     size = state.parameters.size
     in_game = [state.record_of(name) for name in legend_names(state)]

@@ -108,7 +108,9 @@ class RosterAdapter:
                 rule="14",
             )
         name = str(action.args.get("name", ""))
-        player = register_player(self.session, name, turn.author, turn.occurred_at)
+        player = register_player(
+            self.session, name, turn.author, turn.occurred_at, self._refuse_name
+        )
         # Rule 212: 4BW, "If the External Force was a Player previously during
         # the current nweek, [...] instead [...] 0".
         returning = was_player_in_nweek(self.session, player, turn.nweek)
@@ -140,9 +142,17 @@ class RosterAdapter:
         summary = f"{player.name} forfeits, loses all e held and becomes a Lost Soul"
         return self._applied(action, turn, summary, "14", player)
 
+    def _refuse_name(self, name: str) -> None:
+        """Rule 151: the names the enabled games reserve (an entity a current proposal
+        defines); raises IllegalActionError."""
+        for game in self.services.games:
+            for check in game.name_checks:
+                check(self.session, name)
+
     def _rename(self, action: ParsedAction, turn: Turn) -> Ruling:
         player = self._player(turn, "151", "change eir name")
-        renamed = rename_player(self.session, player, str(action.args["name"]), turn.occurred_at)
+        new_name = str(action.args["name"])
+        renamed = rename_player(self.session, player, new_name, turn.occurred_at, self._refuse_name)
         # Rule 151 renames the player, not eir stones, pieces, alliances or offices.
         rename_in_games(self.session, self.services, player.name, renamed.name)
         self.renames.append((player.name, renamed.name))

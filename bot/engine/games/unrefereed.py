@@ -8,8 +8,17 @@ it, and the post is never answered with silence.  Nothing changes.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from sqlalchemy.orm import Session
+
+from bot.engine.game import Game
+from bot.engine.games.base import GameAdapter
 from bot.engine.rulings import Board, Ruling, Turn, not_taken
 from bot.parser import ParsedAction
+
+if TYPE_CHECKING:
+    from bot.engine.services import Services
 
 SEEDS = {"004": "B Nomic", "002": "A Nomic", "001": "Infinite Nomic"}
 
@@ -43,3 +52,16 @@ class UnrefereedAdapter:
 
     def save(self) -> None:
         return None
+
+
+def unrefereed_adapters(session: Session, services: Services) -> tuple[GameAdapter, ...]:
+    return (UnrefereedAdapter(),)
+
+
+# Its clauses are recognised before the grammar (``bot.parser.unrefereed``),
+# so it adds no grammar area.
+UNREFEREED = Game(
+    name="unrefereed",
+    title="The seeds' subgames not refereed yet",
+    adapters=unrefereed_adapters,
+)

@@ -18,7 +18,6 @@ tally, never showing a vote sent privately before its poll closes (rule 15 B).
 
 from __future__ import annotations
 
-import textwrap
 from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -27,17 +26,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.engine import ledger
-from bot.engine.governance.digests import DigestSection, Overdue, previous_digest
+from bot.engine.game import DigestSection, Overdue
+from bot.engine.governance.digests import previous_digest
 from bot.engine.governance.election_desk import needs_rotation
 from bot.engine.governance.election_state import ElectionBook, Phase, load_book, timetable_of
 from bot.engine.governance.elections import describe_election
 from bot.engine.governance.ministries import Ministries, describe_ministry, load_ministries
 from bot.engine.holdings import TILDEX, format_amount
 from bot.engine.players import all_players, render_roster, roster
-from bot.engine.refusals import RefusedPost, refused_count, refused_posts
-from bot.games import go, ntime
-from bot.games.field import actions_performed, objects_of_kind
-from bot.games.field.life.rules import CELL, EVOLVE
+from bot.games import ntime
 from bot.store.models import ActionRecord, Message
 
 if TYPE_CHECKING:
@@ -229,116 +226,6 @@ def twiddler_sections(
         for player in all_players(session)
     )
     return (DigestSection(TWIDDLES_MINISTRY, "Tildex (rule 21 A.2)", lines or ("No players.",)),)
-
-
-# -- the GameKeeper (rule 625 D.12) ---------------------------------------------------------------
-
-
-def gamekeeper_sections(
-    session: Session, services: Services, at: datetime
-) -> tuple[DigestSection, ...]:
-    """Rule 625 D.12: "Maintaining a Public Display of the Board for Political Go"."""
-    from bot.engine.games.go import go_view
-
-    text, _data = go_view(session, services)
-    rules = services.settings.go.rules
-    title = "Political Go (rule 1639 H)" if rules == "B" else "Political Go (A Nomic rules 336-399)"
-    board = DigestSection(BOARD_MINISTRY, title, tuple(text.rstrip("\n").splitlines()))
-    if rules != "B":
-        return (board,)
-    return (
-        board,
-        DigestSection(BOARD_MINISTRY, "Political Go: pending", go_pending(session, services, at)),
-    )
-
-
-def go_pending(session: Session, services: Services, at: datetime) -> tuple[str, ...]:
-    """Whether the game ends at the next Checkpoint (rule 1639 F), which the bot then does."""
-    from bot.engine.games.go import load_game
-
-    _record, state = load_game(session, services.settings.go.board_size)
-    checkpoint = ntime.next_checkpoint(services.clock.config, at)
-    if checkpoint is None:
-        return ("The Clock is Off: no Checkpoint is due.",)
-    try:
-        ending = go.game_should_end(state, checkpoint.ending.index)
-    except ValueError:
-        ending = False  # the store is already past ``at`` (a long advance)
-    if ending:
-        return (
-            "The game ends and is scored at the Checkpoint of "
-            f"{when(services, checkpoint.instant)} unless a Stone is placed first (rule 1639 F).",
-        )
-    return (
-        f"Moves so far: {state.move_number}; the game does not end at the next Checkpoint, "
-        f"{when(services, checkpoint.instant)} (rule 1639 F).",
-    )
-
-
-# -- the Referee (seed 003: the Minister of Play) -----------------------------------------------
-
-
-def referee_sections(
-    session: Session, services: Services, at: datetime
-) -> tuple[DigestSection, ...]:
-    """Seed 003: "a Public Display of the Field, all Field Objects"; Life's Evolve (seed 000)."""
-    from bot.engine.games.field import FieldGame, field_view
-
-    text, _data = field_view(session, services)
-    state = FieldGame(session, services).state
-    overdue: tuple[Overdue, ...] = ()
-    nweek = services.clock.reading(at).nweek
-    life = state.match is not None and state.match.rules == LIFE
-    # Field histories count nweeks one-based, as displayed.
-    if (
-        life
-        and objects_of_kind(state, CELL)
-        and not actions_performed(state, EVOLVE, nweek=nweek + 1)
-    ):
-        overdue = (
-            Overdue(
-                f"Life's Evolve has not been performed in nweek {nweek + 1}; "
-                "no player may Tweak until it is",
-                "Life, seed 000",
-            ),
-        )
-    lines = tuple(text.rstrip("\n").splitlines())
-    since = previous_digest(services, at)
-    return (
-        DigestSection(PLAY_MINISTRY, "The Field (seed 003)", lines, overdue),
-        DigestSection(
-            PLAY_MINISTRY,
-            f"Refused posts since {when(services, since)} (docs/trust.md)",
-            refused_lines(session, since, at),
-        ),
-    )
-
-
-def refused_lines(session: Session, since: datetime, at: datetime) -> tuple[str, ...]:
-    """The posts refused as possibly forged that were received in ``[since, at)``.
-
-    They were never answered (their claimed sender may be the victim), so
-    the digest is where a person hears of them; the newest come first.
-    """
-    count = refused_count(session, since, at)
-    head = "Posts refused as possibly forged since the last digest:"
-    if not count:
-        return (f"{head} none.",)
-    shown = refused_posts(session, since, REFUSED_SHOWN, at)
-    lines = [f"{head} {count} (see `nomicbot refused`)"]
-    for post in shown:
-        lines.extend(_refused_line(post))
-    if count > len(shown):
-        lines.append(f"... and {count - len(shown)} earlier.")
-    return tuple(lines)
-
-
-def _refused_line(post: RefusedPost) -> list[str]:
-    sender = post.claimed_sender or "(no From)"
-    text = f"- {post.received_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC, from {sender}: {post.reason}"
-    return textwrap.wrap(
-        text, REFUSED_WIDTH, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False
-    )
 
 
 # -- the Chairman (rule 625 D.10) -------------------------------------------------------------

@@ -7,9 +7,10 @@ behind it.
 
 * A **provider** is a function ``(session, services, at) -> tuple[DigestSection,
   ...]`` reading one store (the Go board, the roster, the ledger, the
-  Ministries and Elections); ``providers()`` lists them all, so a new duty is
-  one function and one line there.  The sections for the Ministries are in
-  ``bot.engine.governance.digest_sections``.
+  Ministries and Elections); each game declares its own
+  (``Game.digest_sections``) and ``providers()`` gathers the enabled games'.
+  The governance sections are in ``bot.engine.governance.digest_sections``,
+  a game's own beside its declaration.
 * **When**: at every 00:00 UTC (``settings.digests.daily``) and every
   Checkpoint (``at_checkpoints``, rule 3 A), through the timed handler
   ``send_scheduled_digests``, once per instant and Minister; and on request
@@ -41,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bot.engine.game import DigestSection
 from bot.engine.governance.ministries import Ministries, Ministry, load_ministries
 from bot.engine.players import player_known_as
 from bot.engine.rulings import Board, PlayerRef, Ruling, Turn, applied, rejected
@@ -65,33 +67,6 @@ CHECKPOINT_LOOKBACK = timedelta(days=11)
 
 
 # -- the values --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Overdue:
-    """A duty not done in time, and the rule that sets the time."""
-
-    what: str
-    rule: str
-
-    def describe(self) -> str:
-        return f"{self.what} (rule {self.rule})"
-
-
-@dataclass(frozen=True)
-class DigestSection:
-    """One duty's part of a digest.
-
-    ``ministry`` names the Ministry it serves as ``Ministries.named`` reads
-    it ("Ministry of the Board", "Meta-Ministry", "the Attorney
-    Generalist"); a section naming no configured Ministry is mailed to
-    nobody and shown by the view.
-    """
-
-    ministry: str
-    title: str
-    lines: tuple[str, ...]
-    overdue: tuple[Overdue, ...] = ()
 
 
 Provider = Callable[[Session, "Services", datetime], tuple[DigestSection, ...]]
@@ -150,30 +125,9 @@ class Assignment:
 # -- providers -----------------------------------------------------------------------------
 
 
-def providers() -> tuple[Provider, ...]:
-    """Every provider of digest sections, in the order their sections are shown.
-
-    Imported late, like ``timed.handlers``: providers read the engine's stores.
-    """
-    from bot.engine.governance.digest_sections import (
-        attorney_generalist_sections,
-        chairman_sections,
-        gamekeeper_sections,
-        godel_sections,
-        referee_sections,
-        roster_sections,
-        twiddler_sections,
-    )
-
-    return (
-        godel_sections,
-        roster_sections,
-        twiddler_sections,
-        gamekeeper_sections,
-        referee_sections,
-        chairman_sections,
-        attorney_generalist_sections,
-    )
+def providers(services: Services) -> tuple[Provider, ...]:
+    """Every enabled game's providers of digest sections, in the order their sections are shown."""
+    return tuple(provider for game in services.games for provider in game.digest_sections)
 
 
 def ministries_at(session: Session, services: Services, at: datetime) -> Ministries:
@@ -191,7 +145,7 @@ def assign_sections(
         ministries = ministries_at(session, services, at)
     by_ministry: dict[str, list[DigestSection]] = {}
     unassigned: list[DigestSection] = []
-    for provider in providers():
+    for provider in providers(services):
         for section in provider(session, services, at):
             ministry = _ministry_named(ministries, section.ministry)
             if ministry is None:

@@ -15,6 +15,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bot.games.errors import IllegalActionError
+from bot.games.governance.definitions import defines_name
 from bot.games.governance.polls.serialize import instant_from_text, instant_to_text
 from bot.store.models import GameRecord
 
@@ -215,3 +217,29 @@ def _ballot_from_dict(data: dict[str, Any]) -> Ballot:
         polls={int(serial): int(number) for serial, number in data["polls"].items()},
         closed_at=None if closed is None else instant_from_text(closed),
     )
+
+
+# Rule 151's "current proposal": one still to be decided.
+CURRENT_PROPOSAL = frozenset({Status.SUBMITTED, Status.ON_BALLOT, Status.SHELVED})
+
+
+def refuse_name_of_proposed_entity(session: Session, name: str) -> None:
+    """Rule 151: "No player may change eir name to that of an entity defined in a
+    current proposal."
+
+    A current proposal is one not yet decided (submitted, on the Ballot or
+    shelved); its latest revision is what it defines.  Read for every name
+    a player takes (a new player's, rule 14, and a Lost Soul's on
+    rejoining) as for a change: one name for a player and a proposed
+    entity is the confusion the rule prevents, however the name came.
+
+    Raises IllegalActionError (rule 151) naming the proposal.
+    """
+    _, book = load_book(session)
+    for proposal in book.proposals.values():
+        if proposal.status in CURRENT_PROPOSAL and defines_name(proposal.current.text, name):
+            raise IllegalActionError(
+                f'"{name}" is the name of an entity defined in proposal '
+                f"{proposal.id_string}, a current proposal: no player may take it",
+                rule="151",
+            )

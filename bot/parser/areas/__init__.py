@@ -1,8 +1,12 @@
-"""The registry of grammar areas composed into the post grammar.
+"""The grammar areas of the games enabled by default, composed into the post grammar.
 
-Adding an area (say governance votes) is: a ``grammar/<name>.lark`` with an
-``action`` rule, a module here with its Transformer and ``AREA``, and one line
-in ``AREAS`` below.  Order matters only for error messages.
+A deployment's pipeline composes the areas of its enabled games (each
+game's declaration names them, ``bot.engine.game.Game.areas``); ``AREAS``
+is the default, for text read without a deployment (``nomicbot parse``, the
+parser's tests), and a test checks that it is the default games' areas.
+Adding an area is a ``grammar/<name>.lark`` with an ``action`` rule, a
+module here with its Transformer and ``AREA``, and its game's declaration.
+Order matters only for error messages.
 """
 
 from __future__ import annotations
@@ -15,15 +19,15 @@ from bot.parser.areas.digest import AREA as DIGEST  # a Minister's digest (issue
 from bot.parser.areas.polls import AREA as POLLS
 from bot.parser.areas.proposals import AREA as PROPOSALS
 
-AREAS: tuple[Area, ...] = (
-    go.AREA,
-    dice.AREA,
+AREAS: tuple[Area, ...] = (  # in the order of bot.config.DEFAULT_GAMES
     roster.AREA,
+    dice.AREA,
+    go.AREA,
     field.AREA,
-    *(PROPOSALS, POLLS),  # rules 15, 19, 23, 217 (governance)
-    CFI,  # rule 125: submitting CFIs and the Defendant's Argument
     elections.AREA,
     DIGEST,
+    *(PROPOSALS, POLLS),  # rules 15, 19, 23, 217 (governance)
+    CFI,  # rule 125: submitting CFIs and the Defendant's Argument
 )
 
 __all__ = ["AREAS", "COMMON"]

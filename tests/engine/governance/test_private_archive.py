@@ -304,7 +304,12 @@ def resigned_reveal(game: Game, old: str, new: str) -> Callable[[bytes], bytes]:
             datetime.fromisoformat(document["issued_at"]),
         )
         _, forged = compose_record_mail(
-            record, key, settings.bot.address, settings.bot.name, settings.bot.list_address
+            record,
+            key,
+            settings.bot.address,
+            settings.bot.name,
+            settings.bot.list_address,
+            services=game.app.services,  # the enabled games describe their own acts
         )
         return forged
 

@@ -1,0 +1,171 @@
+"""A game as one declaration: what the engine, parser, console and scheduler need of it.
+
+Each game the bot referees (Political Go, Field Matches, the governance of
+seed 004, ...) is one ``Game`` value, declared in its own engine module,
+beside its adapter (python-chess keeps a variant in one class the same
+way; Mailman finds its rules, chains and handlers by scanning their
+packages).  ``bot.engine.registry`` finds the declarations and builds the
+ones a deployment enables (``[games] enabled``); the rest of the engine
+iterates them and never imports a game module itself:
+
+* ``bot.engine.services`` makes each post's adapters from ``adapters``;
+* the parser composes the post grammar from ``areas``;
+* ``bot.engine.scheduler`` runs ``timed_events`` in the order of rule 3 C;
+* ``bot.engine.views`` shows ``views`` (``nomicbot state``);
+* the Ministers' digests gather ``digest_sections``;
+* a rename (rule 151) rewrites stored states through ``renames``; a
+  forfeit (rule 14) reaches the adapters that offer ``forfeit_player``;
+  ``name_checks`` refuse the names a game reserves (rule 151);
+* ``bot.engine.admin_records`` applies ``admin_commands`` (the console's
+  acts, recorded in the archive);
+* ``private_actions`` may be sent to the bot privately; ``after_private_post``
+  runs after such a post is judged, ``after_action`` after every action.
+
+A declaration holds functions, not state: the adapters are made fresh for
+each post and load their state from the post's session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.orm import Session
+
+from bot.engine.games.base import GameAdapter
+from bot.engine.rulings import Ruling, Turn
+from bot.engine.timed import TimedHandler
+from bot.games.precedence import SEED_004, RuleCitation, precedence_key
+from bot.parser.area import Area
+
+if TYPE_CHECKING:
+    from bot.engine.admin_records import AdminRecord
+    from bot.engine.services import Services
+    from bot.engine.views import View
+    from bot.parser import ParsedAction
+    from bot.store.models import Message
+
+AdapterFactory = Callable[[Session, "Services"], tuple[GameAdapter, ...]]
+# ``(session, services, at)``: ``at`` is the instant asked for, None for now.
+ViewFunction = Callable[[Session, "Services", datetime | None], "View"]
+DigestProvider = Callable[[Session, "Services", datetime], tuple["DigestSection", ...]]
+
+
+# A Minister's digest (rule 625 D, ``bot.engine.governance.digests``) is made
+# of the sections the enabled games provide; the types live here, with the
+# declaration, so that the engine needs no game module to name them.
+@dataclass(frozen=True)
+class Overdue:
+    """A duty not done in time, and the rule that sets the time."""
+
+    what: str
+    rule: str
+
+    def describe(self) -> str:
+        return f"{self.what} (rule {self.rule})"
+
+
+@dataclass(frozen=True)
+class DigestSection:
+    """One duty's part of a digest.
+
+    ``ministry`` names the Ministry it serves as ``Ministries.named`` reads
+    it ("Ministry of the Board", "Meta-Ministry", "the Attorney
+    Generalist"); a section naming no configured Ministry is mailed to
+    nobody and shown by the view.
+    """
+
+    ministry: str
+    title: str
+    lines: tuple[str, ...]
+    overdue: tuple[Overdue, ...] = ()
+
+
+# ``(session, services, old, new)``: the names of the stored rows rewritten.
+StateRename = Callable[[Session, "Services", str, str], tuple[str, ...]]
+AdminHandler = Callable[[Session, "Services", "AdminRecord"], str]
+# After each action of a post: the roster tells the other adapters of a
+# rename or forfeit (rules 151, 14) and may amend the action's ruling.
+ActionHook = Callable[[Mapping[str, GameAdapter], "ParsedAction", Turn, Ruling], Ruling]
+# Rule 151: raises IllegalActionError for a name no player may take.
+NameCheck = Callable[[Session, str], None]
+PrivatePostHook = Callable[
+    [Session, "Services", "Message", Sequence[tuple[Ruling, int | None]], datetime], None
+]
+
+
+@dataclass(frozen=True)
+class TimedEvent:
+    """An event the rules fix at an instant, and the rule that fixes it (rule 3 C).
+
+    ``handler`` is run over each interval ``(after, until]`` the scheduler
+    covers and acts on what fell due in it (``bot.engine.timed``).
+    ``at_midnight``: run only over an interval that holds a 00:00 UTC (the
+    ntime events, rule 3 A).  ``reports``: the event reports on the others
+    (the Ministers' digests), so it runs after them all.
+    """
+
+    handler: TimedHandler
+    rule: RuleCitation
+    at_midnight: bool = False
+    reports: bool = False
+
+    def order(self) -> tuple[int, int, int, int]:
+        """Rule 3 C: events of higher precedence first; reports after every event."""
+        return (int(self.reports), *precedence_key(self.rule))
+
+
+def rule(number: int, seed: str = SEED_004) -> RuleCitation:
+    """The citation of rule ``number`` of ``seed`` (seed 004 unless said)."""
+    return RuleCitation(seed, number)
+
+
+@dataclass(frozen=True)
+class StateView:
+    """One view of ``nomicbot state VIEW``: its name, what it shows, and how."""
+
+    name: str
+    description: str
+    show: ViewFunction
+
+
+@dataclass(frozen=True)
+class AdminCommand:
+    """An administrator's act (``nomicbot go setup``), recorded and replayed from the archive."""
+
+    apply: AdminHandler
+    describe: Callable[[Mapping[str, Any]], str]
+
+
+def no_adapters(session: Session, services: Services) -> tuple[GameAdapter, ...]:
+    """The adapter factory of a game that takes no actions by mail."""
+    return ()
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything the bot needs to referee one game; see the module's docstring.
+
+    ``name`` is how ``[games] enabled`` names it; ``settings_section`` the
+    section of the configuration that holds its numbers; ``templates`` its
+    folder under ``templates/``.
+    """
+
+    name: str
+    title: str
+    adapters: AdapterFactory = no_adapters
+    areas: tuple[Area, ...] = ()
+    settings_section: str | None = None
+    settings_type: type | None = None  # a section not built into ``bot.config.Settings``
+    views: tuple[StateView, ...] = ()
+    timed_events: tuple[TimedEvent, ...] = ()
+    digest_sections: tuple[DigestProvider, ...] = ()
+    renames: tuple[StateRename, ...] = ()
+    admin_commands: Mapping[str, AdminCommand] = field(default_factory=dict)
+    private_actions: frozenset[str] = frozenset()
+    after_action: ActionHook | None = None
+    name_checks: tuple[NameCheck, ...] = ()
+    after_private_post: PrivatePostHook | None = None
+    templates: str | None = None

@@ -1,0 +1,83 @@
+"""The roster (rules 14, 151, 205 and 212 of seed 004) and the holdings, declared as one game.
+
+Joining, renaming, leave and forfeits by mail; the Twiddler's display of
+every player's balances (rule 21 A.2); the Minister of the Roster's and
+the Twiddler's digest sections (rule 625 D.5, D.6).  After each action the
+roster tells the post's other adapters of a rename or a forfeit
+(``roster.after_action``), so every enabled game hears of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from bot.engine.game import Game, StateView
+from bot.engine.games.base import GameAdapter
+from bot.engine.games.roster import RosterAdapter, after_action
+from bot.engine.governance.digest_sections import roster_sections, twiddler_sections
+from bot.engine.holdings import balances, render_holdings
+from bot.engine.ledger import holdings
+from bot.engine.players import all_players, render_roster, roster
+from bot.engine.services import Services
+from bot.engine.views import View
+from bot.parser.areas import roster as roster_area
+
+
+def roster_adapters(session: Session, services: Services) -> tuple[GameAdapter, ...]:
+    return (RosterAdapter.from_services(session, services),)
+
+
+def players_view(session: Session, services: Services, at: object = None) -> View:
+    """The roster (rules 14, 151, 205): the same text the bot mails as a board."""
+    entries = roster(session)
+    data: list[dict[str, Any]] = [
+        {
+            "name": entry.name,
+            "active": entry.active,
+            "status": "player" if entry.active else "Lost Soul",
+            "on_leave": entry.on_leave,
+            "origin": entry.origin,
+            "joined_at": entry.joined_at.isoformat(),
+            "addresses": list(entry.addresses),
+            "address_count": len(entry.addresses),
+            "former_names": list(entry.former_names),
+            # Rule 212: one who re-enters in the nweek e left gets 0BW (one-based here).
+            "left_nweek": None if entry.left_nweek is None else entry.left_nweek + 1,
+        }
+        for entry in entries
+    ]
+    return View(render_roster(entries) if entries else "no players yet", data)
+
+
+def holdings_view(session: Session, services: Services, at: object = None) -> View:
+    """The Twiddler's display (rule 21 A.2): every player's balances.
+
+    Lost Souls hold nothing (rule 14), so only players are listed.
+    """
+    players = {player.name: player for player in all_players(session)}
+    data = {name: held for name, held in holdings(session).items() if name in players}
+    table = [(name, balances(session, players[name].id)) for name in data]
+    return View(render_holdings(table), data)
+
+
+ROSTER = Game(
+    name="roster",
+    title="The roster and holdings (rules 14, 21, 151, 205, 212)",
+    adapters=roster_adapters,
+    areas=(roster_area.AREA,),
+    settings_section="holdings",
+    views=(
+        StateView(
+            "players", "the roster: players, Lost Souls, On Leave (rules 14, 205)", players_view
+        ),
+        StateView(
+            "holdings", "every player's balances, the Twiddler's display (rule 21)", holdings_view
+        ),
+    ),
+    digest_sections=(roster_sections, twiddler_sections),
+    private_actions=RosterAdapter.private_actions,
+    after_action=after_action,
+    templates="roster",
+)
