@@ -6,6 +6,7 @@ the command name.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -65,7 +66,32 @@ def settings_from(context: click.Context) -> Settings:
         raise click.ClickException(f"configuration: {error}") from None
 
 
-@click.group()
+class GamesGroup(click.Group):
+    """The commands below, and the console commands each game declares (``nomicbot go``).
+
+    The games' declarations are imported only when a command is looked up
+    or listed, not for every command.
+    """
+
+    def list_commands(self, context: click.Context) -> list[str]:
+        return sorted({*super().list_commands(context), *game_commands()})
+
+    def get_command(self, context: click.Context, name: str) -> click.Command | None:
+        return super().get_command(context, name) or game_commands().get(name)
+
+
+@functools.cache
+def game_commands() -> dict[str, click.Command]:
+    """Every known game's console commands, by name (docs/games.md)."""
+    from bot.engine.game import ConsoleTools
+    from bot.engine.registry import known_games
+
+    tools = ConsoleTools(common_options, settings_from, _admin_act, _instant)
+    commands = [game.console(tools) for game in known_games().values() if game.console]
+    return {command.name: command for command in commands if command.name}
+
+
+@click.group(cls=GamesGroup)
 @click.option("-v", "--verbose", is_flag=True, help="Log progress to standard error.")
 @common_options
 @click.pass_context
@@ -468,57 +494,6 @@ def shunted_requeue(
     )
 
 
-@main.group("go")
-def go_group() -> None:
-    """Political Go administration: set-up stones, a point's history."""
-
-
-@go_group.command("setup")
-@click.argument("player")
-@click.argument("points", nargs=-1, required=True)
-@click.option("--at", "at_text", metavar="INSTANT", help="When (ISO 8601 UTC); default now.")
-@common_options
-@click.pass_context
-def go_setup(
-    context: click.Context, player: str, points: tuple[str, ...], at_text: str | None
-) -> None:
-    """Put PLAYER's stones on POINTS without a move (handicap stones, say).
-
-    Example: nomicbot go setup Black d4 q16 q4
-    """
-    at = _instant(at_text) if at_text else datetime.now(UTC)
-    _admin_act(context, "go.setup", {"player": player, "points": list(points)}, at)
-
-
-@go_group.command("history")
-@click.argument("point")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@common_options
-@click.pass_context
-def go_history(context: click.Context, point: str, as_json: bool) -> None:
-    """Which posts placed, captured or changed the stone on POINT (e.g. q16)."""
-    from dataclasses import asdict
-
-    from bot.app import build_app
-    from bot.engine.go_admin import point_history
-
-    app = build_app(settings_from(context))
-    with app.session_factory() as session:
-        events = point_history(session, point)
-    if as_json:
-        rows = [asdict(event) | {"occurred_at": event.occurred_at.isoformat()} for event in events]
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
-        return
-    for event in events:
-        by = f" by {', '.join(event.by)}" if event.by else ""
-        game = f"game {event.game_number}, " if event.game_number else ""
-        click.echo(
-            f"{event.occurred_at:%Y-%m-%d %H:%M} UTC  {game}{event.change}: {event.owner}'s stone"
-            f"{by}  <{event.message_id}>  {event.player}: {event.text}"
-        )
-    click.echo(f"{len(events)} change(s) to {point}", err=True)
-
-
 @main.group("ledger")
 def ledger_group() -> None:
     """The ledger of holdings (points, ...): credit by an administrator."""
@@ -647,60 +622,6 @@ def _admin_act(
     if status not in {"processed", "queued"}:
         raise click.ClickException(reason)
     click.echo(reason.removeprefix("admin record applied: "))
-
-
-@main.group("field")
-def field_group() -> None:
-    """Field Matches (seeds 003, 000): act as the Referee, list the Turns of the Field."""
-
-
-@field_group.command("select")
-@click.argument("match", type=click.Choice(["life", "b-chess"], case_sensitive=False))
-@click.option("--at", "at_text", metavar="INSTANT", help="When (ISO 8601 UTC); default now.")
-@common_options
-@click.pass_context
-def field_select(context: click.Context, match: str, at_text: str | None) -> None:
-    """Select MATCH as the Current Field Match, as the Referee (a signed record to the list)."""
-    at = _instant(at_text) if at_text else datetime.now(UTC)
-    _admin_act(context, "field.select", {"match": match.lower()}, at)
-
-
-@field_group.command("initialize")
-@click.option("--at", "at_text", metavar="INSTANT", help="When (ISO 8601 UTC); default now.")
-@common_options
-@click.pass_context
-def field_initialize(context: click.Context, at_text: str | None) -> None:
-    """Invoke the Current Field Match's Initialize as the Referee (one Turn of the Field)."""
-    _admin_act(context, "field.initialize", {}, _instant(at_text) if at_text else datetime.now(UTC))
-
-
-@field_group.command("evolve")
-@click.option("--at", "at_text", metavar="INSTANT", help="When (ISO 8601 UTC); default now.")
-@common_options
-@click.pass_context
-def field_evolve(context: click.Context, at_text: str | None) -> None:
-    """Perform Life's Evolve as the Referee (one Turn of the Field)."""
-    _admin_act(context, "field.evolve", {}, _instant(at_text) if at_text else datetime.now(UTC))
-
-
-@field_group.command("turns")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@common_options
-@click.pass_context
-def field_turns(context: click.Context, as_json: bool) -> None:
-    """Every Turn of the Field: its Priority List order, what was carried out, refusals."""
-    from bot.app import build_app
-    from bot.engine.games.field import describe_stored_turn, stored_turns
-
-    app = build_app(settings_from(context))
-    with app.session_factory() as session:
-        turns = stored_turns(session, app.services)
-    if as_json:
-        click.echo(json.dumps(turns, indent=2, ensure_ascii=False))
-        return
-    for entry in turns:
-        click.echo(describe_stored_turn(entry) + "\n")
-    click.echo(f"{len(turns)} Turn(s) of the Field recorded", err=True)
 
 
 @main.group("clock")

@@ -16,8 +16,9 @@ iterates them and never imports a game module itself:
 * a rename (rule 151) rewrites stored states through ``renames``; a
   forfeit (rule 14) reaches the adapters that offer ``forfeit_player``;
   ``name_checks`` refuse the names a game reserves (rule 151);
-* ``bot.engine.admin_records`` applies ``admin_commands`` (the console's
-  acts, recorded in the archive);
+* the command line adds each game's ``console`` commands (``nomicbot go
+  setup``), and ``bot.engine.admin_records`` applies its ``admin_commands``
+  (the console's acts, recorded in the archive);
 * ``private_actions`` may be sent to the bot privately; ``after_private_post``
   runs after such a post is judged, ``after_action`` after every action.
 
@@ -41,6 +42,9 @@ from bot.games.precedence import SEED_004, RuleCitation, precedence_key
 from bot.parser.area import Area
 
 if TYPE_CHECKING:
+    import click
+
+    from bot.config import Settings
     from bot.engine.admin_records import AdminRecord
     from bot.engine.services import Services
     from bot.engine.views import View
@@ -139,6 +143,27 @@ class AdminCommand:
     describe: Callable[[Mapping[str, Any]], str]
 
 
+@dataclass(frozen=True)
+class ConsoleTools:
+    """What the command line lends a game's console commands (``bot.cli`` makes it).
+
+    ``common_options`` adds ``--config`` and ``--db`` to a command;
+    ``settings_from`` reads the configuration they name; ``admin_act``
+    carries out an administrator's act as a signed record mailed to the list
+    (``admin_act(context, command, arguments, at)``, docs/archive.md);
+    ``instant`` reads an ISO 8601 instant given on the command line.
+    """
+
+    common_options: Callable[[Any], Any]
+    settings_from: Callable[[click.Context], Settings]
+    admin_act: Callable[[click.Context, str, dict[str, Any], datetime], None]
+    instant: Callable[[str], datetime]
+
+
+# A game's ``nomicbot GAME ...`` commands, made with the command line's tools.
+ConsoleFactory = Callable[[ConsoleTools], "click.Command"]
+
+
 def no_adapters(session: Session, services: Services) -> tuple[GameAdapter, ...]:
     """The adapter factory of a game that takes no actions by mail."""
     return ()
@@ -164,6 +189,7 @@ class Game:
     digest_sections: tuple[DigestProvider, ...] = ()
     renames: tuple[StateRename, ...] = ()
     admin_commands: Mapping[str, AdminCommand] = field(default_factory=dict)
+    console: ConsoleFactory | None = None
     private_actions: frozenset[str] = frozenset()
     after_action: ActionHook | None = None
     name_checks: tuple[NameCheck, ...] = ()

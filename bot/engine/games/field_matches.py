@@ -28,6 +28,7 @@ from bot.engine.games.field import (
     referee_select,
     referee_turn,
 )
+from bot.engine.games.field_console import field_console
 from bot.engine.governance.digest_sections import LIFE, PLAY_MINISTRY, when
 from bot.engine.governance.digests import previous_digest
 from bot.engine.refusals import RefusedPost, refused_count, refused_posts
@@ -168,6 +169,7 @@ FIELD = Game(
             apply_turn, lambda arguments: "the Referee performs Evolve (seed 000)"
         ),
     },
+    console=field_console,
     private_actions=FieldAdapter.private_actions,
     templates="field",
 )

@@ -30,6 +30,7 @@ from bot.engine.games.go import (
 )
 from bot.engine.games.go import go_view as rule_set_b_view
 from bot.engine.games.go_anomic import AnomicGoAdapter, describe_end
+from bot.engine.games.go_console import go_console
 from bot.engine.go_admin import setup_stones
 from bot.engine.governance.digest_sections import BOARD_MINISTRY, when
 from bot.engine.renames import POSITIONS, JsonState, rewrite_record
@@ -223,6 +224,7 @@ GO = Game(
     digest_sections=(gamekeeper_sections,),
     renames=(rename_in_go,),
     admin_commands={"go.setup": AdminCommand(apply_setup, describe_setup)},
+    console=go_console,
     private_actions=GoAdapter.private_actions | AnomicGoAdapter.private_actions,
     templates="go",
 )
