@@ -44,8 +44,3 @@ class Services:
     def timed_events(self) -> tuple[TimedEvent, ...]:
         """The enabled games' timed events, in declaration order (the scheduler sorts them)."""
         return tuple(event for game in self.games for event in game.timed_events)
-
-    @property
-    def private_actions(self) -> frozenset[str]:
-        """The actions a player may send to the bot privately, in any enabled game."""
-        return frozenset().union(*(game.private_actions for game in self.games))

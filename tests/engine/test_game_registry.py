@@ -279,6 +279,15 @@ def test_the_defaults_are_the_games_of_today(tmp_path: Path) -> None:
             assert (root / "grammar" / f"{area.namespace}.lark").is_file()
 
 
+def test_each_declaration_says_what_its_adapters_take_privately(toy_app: App) -> None:
+    """Rule 1896's private actions, as the engine reads them from each adapter."""
+    with toy_app.session_factory() as session:
+        for game in toy_app.services.games:
+            adapters = game.adapters(session, toy_app.services)
+            taken = frozenset().union(*(adapter.private_actions for adapter in adapters))
+            assert taken == game.private_actions, game.name
+
+
 def test_a_disabled_game_takes_no_part(tmp_path: Path) -> None:
     """Without "dice" in ``[games] enabled`` a roll is no action the bot reads or judges."""
     enabled = ", ".join(f'"{name}"' for name in DEFAULT_GAMES if name != "dice")
