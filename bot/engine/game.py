@@ -108,13 +108,16 @@ class TimedEvent:
     covers and acts on what fell due in it (``bot.engine.timed``).
     ``at_midnight``: run only over an interval that holds a 00:00 UTC (the
     ntime events, rule 3 A).  ``reports``: the event reports on the others
-    (the Ministers' digests), so it runs after them all.
+    (the Ministers' digests), so it runs after them all.  ``recorded_as``:
+    the names the handler had before it moved to another module, so that an
+    event shunted under such a name can still run again.
     """
 
     handler: TimedHandler
     rule: RuleCitation
     at_midnight: bool = False
     reports: bool = False
+    recorded_as: tuple[str, ...] = ()
 
     def order(self) -> tuple[int, int, int, int]:
         """Rule 3 C: events of higher precedence first; reports after every event."""

@@ -154,9 +154,10 @@ def handler_name(handler: timed.TimedHandler) -> str:
 
 def all_handlers(services: Services) -> dict[str, timed.TimedHandler]:
     """Every timed handler by its recorded name (to run a shunted event again)."""
-    events = (event.handler for event in timed_events(services))
-    handlers = (*FIRST_INSTANT_HANDLERS, *events)
-    return {handler_name(handler): handler for handler in handlers}
+    events = timed_events(services)
+    handlers = (*FIRST_INSTANT_HANDLERS, *(event.handler for event in events))
+    former = {name: event.handler for event in events for name in event.recorded_as}
+    return former | {handler_name(handler): handler for handler in handlers}
 
 
 def open_current_nweek(

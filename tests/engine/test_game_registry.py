@@ -28,7 +28,7 @@ from bot.engine.game import Game, StateView, TimedEvent, rule
 from bot.engine.games.base import GameAdapter
 from bot.engine.registry import default_games, enabled_games
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
-from bot.engine.scheduler import handler_name, timed_events
+from bot.engine.scheduler import all_handlers, handler_name, timed_events
 from bot.engine.services import Services
 from bot.engine.views import View, game_view
 from bot.engine.worker import process_queue
@@ -262,6 +262,12 @@ def test_rule_3_c_orders_the_events_of_one_instant_by_precedence(toy_app: App) -
     post(toy_app, 1, go_game.ALICE, go_game.EPOCH + timedelta(hours=1), "Hello.")
     post(toy_app, 2, go_game.BOB, NWEEK_2_START + timedelta(minutes=5), "Hello.")
     assert RAN == [("rule 10", False), ("rule 1913", False), ("unwind", True)]
+
+
+def test_an_event_shunted_before_its_handler_moved_still_runs_again(toy_app: App) -> None:
+    handlers = all_handlers(toy_app.services)
+    moved = handlers["bot.engine.scheduler.end_finished_go_games"]
+    assert moved is handlers["bot.engine.games.political_go.end_finished_go_games"]
 
 
 def test_the_defaults_are_the_games_of_today(tmp_path: Path) -> None:

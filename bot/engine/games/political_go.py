@@ -218,8 +218,18 @@ GO = Game(
         StateView("go", "the Political Go board and, with --json, all a ruling reads", show_go),
     ),
     timed_events=(
-        TimedEvent(end_finished_go_games, rule(1639), at_midnight=True),  # at a Checkpoint
-        TimedEvent(end_quiet_go_games, rule(365, seed="002"), at_midnight=True),  # nweek start
+        TimedEvent(  # at a Checkpoint
+            end_finished_go_games,
+            rule(1639),
+            at_midnight=True,
+            recorded_as=("bot.engine.scheduler.end_finished_go_games",),
+        ),
+        TimedEvent(  # at an nweek's start
+            end_quiet_go_games,
+            rule(365, seed="002"),
+            at_midnight=True,
+            recorded_as=("bot.engine.scheduler.end_quiet_go_games",),
+        ),
     ),
     digest_sections=(gamekeeper_sections,),
     renames=(rename_in_go,),
