@@ -238,7 +238,7 @@ def _looks_like_email(data: bytes) -> bool:
     "--at",
     "at_text",
     metavar="INSTANT",
-    help="For digests: compute them at this instant (ISO 8601 UTC); default now.",
+    help="For digests and the clock: this instant (ISO 8601 UTC); default now.",
 )
 @common_options
 @click.pass_context

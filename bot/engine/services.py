@@ -32,6 +32,7 @@ class Services:
 
     def make_adapters(self, session: Session) -> dict[str, GameAdapter]:
         """Fresh adapters for one post: each loads its state from ``session``."""
+        from bot.engine.clock_stops import ClockAdapter
         from bot.engine.games.dice import DiceAdapter
         from bot.engine.games.field import FieldAdapter
         from bot.engine.games.go import GoAdapter
@@ -57,6 +58,7 @@ class Services:
             DigestAdapter(session, self),  # a Minister's digest on request (issue 5)
             *governance_adapters(session, self),  # proposals and votes (rules 15, 19, 23)
             CfiAdapter(session, self),  # Calls For Inquiry (rule 125)
+            ClockAdapter(session, self),  # the GM's recognizer (rule 23)
             UnrefereedAdapter(),  # the seeds' subgames not refereed yet: "rule N"
         )
         return {adapter.prefix: adapter for adapter in adapters}

@@ -29,6 +29,7 @@ TimedHandler = Callable[[Session, "Services", datetime, datetime], None]
 def handlers() -> tuple[TimedHandler, ...]:
     """Every timed handler, in the order they run (imported late: they import the engine)."""
     from bot.engine.bandwidth import reset_bandwidth
+    from bot.engine.clock_stops import stop_for_recognizer
     from bot.engine.field_schedule import evolve_at_nweek_start
     from bot.engine.governance.ballot import run_ballot
     from bot.engine.governance.cfis import close_due_cfis
@@ -39,6 +40,7 @@ def handlers() -> tuple[TimedHandler, ...]:
         reset_bandwidth,
         advance_elections,
         run_ballot,
+        stop_for_recognizer,  # rule 23: after the Ballot's results, which the GM recognises
         close_due_cfis,  # rule 125: CFI polls at their 4th midnight
         evolve_at_nweek_start,
         send_scheduled_digests,

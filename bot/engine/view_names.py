@@ -21,6 +21,7 @@ VIEWS: dict[str, str] = {
     "elections": "Elections in progress and decided (rules 625, 1823)",
     "ministries": "who holds each Ministry, and the Deputies (rule 625)",
     "digests": "what each Minister would receive now, or --at (rule 625 D)",
+    "clock": "the Clock now, or --at, why it is Off, its stops (rules 3, 23, 205)",
 }
 
 

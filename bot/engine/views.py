@@ -28,9 +28,10 @@ def game_view(session: Session, services: Services, game: str, at: datetime | No
     each Minister would receive then); None is the wall clock's now.  Every
     other view shows the stored state, whatever the time.
     """
+    from bot.engine.clock_stops import clock_view
     from bot.engine.games.go import go_view
     from bot.engine.governance.cfis import cfis_view
-    from bot.engine.governance.digests import digests_view
+    from bot.engine.governance.digests import digests_view, wall_clock
     from bot.engine.governance.elections import elections_state, ministries_state
     from bot.engine.governance.views import governance_views
 
@@ -45,6 +46,7 @@ def game_view(session: Session, services: Services, game: str, at: datetime | No
         "digests": lambda s, sv: View(*digests_view(s, sv, at)),  # what each Minister gets
         **governance_views(),  # proposals, ballot, polls
         "cfis": cfis_view,  # the Attorney Generalist's display (rule 125)
+        "clock": lambda s, sv: View(*clock_view(s, sv, at or wall_clock())),  # 625 D.10
     }
     assert views.keys() == VIEWS.keys(), "bot/engine/view_names.py lists every view"
     return views[game](session, services)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.parser.area import Area
 from bot.parser.areas import dice, elections, field, go, roster
 from bot.parser.areas.cfi import AREA as CFI  # rule 125: Calls For Inquiry
+from bot.parser.areas.clock import AREA as CLOCK  # rule 23: the GM's recognizer
 from bot.parser.areas.common import AREA as COMMON
 from bot.parser.areas.digest import AREA as DIGEST  # a Minister's digest (issue 5)
 from bot.parser.areas.polls import AREA as POLLS
@@ -24,6 +25,7 @@ AREAS: tuple[Area, ...] = (
     CFI,  # rule 125: submitting CFIs and the Defendant's Argument
     elections.AREA,
     DIGEST,
+    CLOCK,
 )
 
 __all__ = ["AREAS", "COMMON"]
