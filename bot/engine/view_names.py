@@ -13,6 +13,7 @@ VIEWS: dict[str, str] = {
     "field": "the Current Field Match: board, Priority List, actions",
     "players": "the roster: players, Lost Souls, On Leave (rules 14, 205)",
     "holdings": "every player's balances, the Twiddler's display (rule 21)",
+    "inventory": "every holder's objects, hidden ones as their Backs (rules 13, 390)",
     "dice": "each nweek's dice commitment and revealed seed (rule 9)",
     "proposals": "every proposal, its revisions and status (rules 5, 19)",
     "ballot": "the Ballots called, with their polls (rule 23)",

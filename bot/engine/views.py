@@ -34,6 +34,7 @@ def game_view(session: Session, services: Services, game: str, at: datetime | No
     from bot.engine.governance.digests import digests_view, wall_clock
     from bot.engine.governance.elections import elections_state, ministries_state
     from bot.engine.governance.views import governance_views
+    from bot.engine.inventory import inventory_view
 
     views: dict[str, Callable[[Session, Services], View]] = {
         "go": lambda s, sv: View(*go_view(s, sv)),
@@ -46,6 +47,7 @@ def game_view(session: Session, services: Services, game: str, at: datetime | No
         "digests": lambda s, sv: View(*digests_view(s, sv, at)),  # what each Minister gets
         **governance_views(),  # proposals, ballot, polls
         "cfis": cfis_view,  # the Attorney Generalist's display (rule 125)
+        "inventory": inventory_view,  # every holder's objects, public only (rules 13, 390)
         "clock": lambda s, sv: View(*clock_view(s, sv, at or wall_clock())),  # 625 D.10
     }
     assert views.keys() == VIEWS.keys(), "bot/engine/view_names.py lists every view"
