@@ -275,7 +275,7 @@ class StateCommand(click.Command):
     "--at",
     "at_text",
     metavar="INSTANT",
-    help="For digests: compute them at this instant (ISO 8601 UTC); default now.",
+    help="For digests and the clock: this instant (ISO 8601 UTC); default now.",
 )
 @common_options
 @click.pass_context

@@ -226,6 +226,7 @@ DEFAULT_GAMES = (
     "digests",
     "proposals",
     "cfis",
+    "clock",
     "unrefereed",
 )
 

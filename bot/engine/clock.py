@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.games import ntime
+from bot.games.ntime.stops import Stop, stops_at, with_stops
 
 
 @dataclass(frozen=True)
@@ -15,6 +16,9 @@ class ClockView:
     label: str  # displayed one-based, e.g. "nweek 4, nday 7"
     checking_period: int
     is_on: bool
+    # What holds the Clock Off, as its display says it (rules 23, 205); () when On
+    # or when only a plain switch of rule 3 A turned it Off.
+    stopped_for: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -29,13 +33,15 @@ class GameClock:
 
     The configuration file holds the switches from before the bot's records
     (the starting values); later ones are rows of ``rule_change`` written by
-    admin records (``bot.engine.rule_changes``), handed in by
-    ``use_recorded_switches`` once per unit of work.
+    admin records (``bot.engine.rule_changes``), and so are the stops that
+    last until a cause clears (rules 23 and 205, ``bot.engine.clock_stops``),
+    all handed in by ``use_recorded_switches`` once per unit of work.
     """
 
     def __init__(self, epoch: datetime, switches: Sequence[tuple[datetime, bool]]) -> None:
         self.starting_switches = tuple(ntime.Switch(at, on) for at, on in switches)
         self.config = ntime.NtimeConfig(epoch=epoch, switches=self.starting_switches)
+        self.stops: tuple[Stop, ...] = ()
 
     def with_switches(self, recorded: Sequence[tuple[datetime, bool]]) -> ntime.NtimeConfig:
         """The Clock's facts with ``recorded`` switches after the starting ones.
@@ -46,10 +52,18 @@ class GameClock:
         added = tuple(ntime.Switch(at, on) for at, on in recorded)
         return ntime.NtimeConfig(epoch=self.epoch, switches=(*self.starting_switches, *added))
 
-    def use_recorded_switches(self, recorded: Sequence[tuple[datetime, bool]]) -> None:
-        """Read the Clock with ``recorded`` switches from now on (one assignment, so a
-        reader in another thread sees the old facts or the new, never a mixture)."""
-        self.config = self.with_switches(recorded)
+    def use_recorded_switches(
+        self, recorded: Sequence[tuple[datetime, bool]], stops: Sequence[Stop] = ()
+    ) -> None:
+        """Read the Clock with ``recorded`` switches and ``stops`` from now on.
+
+        The Clock is On only where the switches say On and no stop holds.  The
+        facts change in one assignment each, config last, so a reader in
+        another thread sees the old Clock or the new, never a mixture.
+        """
+        config = with_stops(self.with_switches(recorded), stops)
+        self.stops = tuple(stops)
+        self.config = config
 
     def reading(self, instant: datetime) -> ClockView:
         reading = ntime.reading_at(self.config, instant)
@@ -58,6 +72,7 @@ class GameClock:
             label=reading.display(),
             checking_period=reading.clock.checking_period.index,
             is_on=reading.clock_on,
+            stopped_for=tuple(stop.reason for stop in stops_at(self.stops, instant)),
         )
 
     @property

@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 
 from bot.config import Settings
 from bot.engine.clock import GameClock
+from bot.games.ntime.stops import Stop
 from bot.store.models import ClockMark, Message, RuleChange
 
 if TYPE_CHECKING:
@@ -40,6 +41,9 @@ if TYPE_CHECKING:
     from bot.engine.services import Services
 
 CLOCK = "ntime.clock"  # rule 3 A: the value is True when the Clock is turned On
+# Rules 23 and 205: "ntime.stop.RULE", the value {"stopped": bool, "reason": str}
+# (bot.engine.clock_stops writes them; the Clock reads them with the switches).
+STOP_PREFIX = "ntime.stop."
 
 
 class Kind(Enum):
@@ -150,6 +154,7 @@ class Timeline:
 
     fingerprint: tuple[int, str] | None = None
     switches: tuple[tuple[datetime, bool], ...] = ()
+    stops: tuple[Stop, ...] = ()
     # setting -> (instants, values), both in the order they take effect
     changes: Mapping[str, tuple[tuple[datetime, ...], tuple[Any, ...]]] = field(
         default_factory=dict
@@ -178,16 +183,20 @@ class RuleBook:
             return
         rows = session.scalars(select(RuleChange).order_by(RuleChange.effective_at, RuleChange.id))
         switches: list[tuple[datetime, bool]] = []
+        stop_rows: list[RuleChange] = []
         changes: dict[str, tuple[list[datetime], list[Any]]] = {}
         for row in rows:
             if row.setting == CLOCK:
                 switches.append((row.effective_at, bool(row.value)))
+            elif row.setting.startswith(STOP_PREFIX):
+                stop_rows.append(row)
             else:
                 instants, values = changes.setdefault(row.setting, ([], []))
                 instants.append(row.effective_at)
                 values.append(row.value)
+        stops = stops_from_rows(stop_rows)
         try:
-            self.clock.use_recorded_switches(switches)
+            self.clock.use_recorded_switches(switches, stops)
         except ValueError as error:
             # Only a configuration edited after the records can do this: say so at once.
             raise ValueError(
@@ -197,6 +206,7 @@ class RuleBook:
         self.timeline = Timeline(
             fingerprint,
             tuple(switches),
+            stops,
             {key: (tuple(when), tuple(what)) for key, (when, what) in changes.items()},
         )
 
@@ -225,6 +235,22 @@ class RuleBook:
             for name, values in in_force.items()
         }
         return replace(self.settings, **sections)
+
+
+def stops_from_rows(rows: list[RuleChange]) -> tuple[Stop, ...]:
+    """The stops the rows record, each from its "stopped" row to the next row clearing it."""
+    stops: list[Stop] = []
+    open_stops: dict[str, Stop] = {}
+    for row in rows:
+        cause = row.setting.removeprefix(STOP_PREFIX)
+        value = row.value if isinstance(row.value, dict) else {}
+        began = open_stops.pop(cause, None)
+        if began is not None:
+            stops.append(Stop(cause, began.since, row.effective_at, began.reason))
+        if value.get("stopped"):
+            open_stops[cause] = Stop(cause, row.effective_at, None, str(value.get("reason", "")))
+    stops.extend(open_stops.values())
+    return tuple(sorted(stops, key=lambda stop: stop.since))
 
 
 # -- the records ------------------------------------------------------------------------

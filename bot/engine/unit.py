@@ -22,6 +22,7 @@ from bot.engine.admin_records import (
     apply_record,
     record_outbox_row,
 )
+from bot.engine.clock_stops import allowed_while_off, settle_leave_stop
 from bot.engine.games.base import GameAdapter, TurnPerPostAdapter
 from bot.engine.players import player_for_address
 from bot.engine.private_secrets import UNAUTHENTICATED_PRIVATE_MAIL, secret_authentication
@@ -95,22 +96,112 @@ def process_message(
         # is chatting; answering "not understood" to the list would be noise.
         _finish(message, "processed", "no actions from someone who is not a player")
         return
+    judged_before = _judged_positions(session, message)
     effective_at = services.clock.effective_time(message.received_at)
     if effective_at is None:
-        # Rule 3 B: while the Clock is Off, actions are implemented only when
-        # it is turned back On; the worker releases the post then.
+        _judge_while_off(session, message, context, services, judged_before)
+        return
+    positions = frozenset(range(1, len(list(planned(context.parsed.actions))) + 1))
+    positions -= judged_before
+    # A post judged in part while the Clock was Off gets a second ruling, on the rest.
+    part = "#clock-on" if judged_before else ""
+    outcome = judge_post(session, message, context, services, effective_at, positions)
+    if judged_before:
+        outcome = replace(outcome, not_understood=())  # answered in the first ruling
+    _record_and_reply(session, message, context, services, outcome, part)
+    _finish(message, "processed", f"{len(outcome.rulings)} action(s) judged")
+
+
+def _judge_while_off(
+    session: Session,
+    message: Message,
+    context: PostContext,
+    services: Services,
+    judged_before: frozenset[int],
+) -> None:
+    """Rule 3 B, per action: what the rules let through is judged now, the rest waits.
+
+    "While the Clock is Off, actions taken by players aren't implemented
+    until the Clock is turned back on, except when the rules specify
+    otherwise" (CFIs, forfeiting, leave, the GM's recognizer:
+    ``bot.engine.clock_stops``).  The post stays held for its other actions;
+    the worker queues it again when the Clock is On.
+    """
+    assert context.parsed is not None
+    actions = list(planned(context.parsed.actions))  # numbered as judge_post numbers them
+    now = frozenset(
+        position
+        for position, action in enumerate(actions, start=1)
+        if allowed_while_off(action.action) and position not in judged_before
+    )
+    waiting = [
+        (position, action)
+        for position, action in enumerate(actions, start=1)
+        if not allowed_while_off(action.action) and position not in judged_before
+    ]
+    if not now:
         _finish(message, "held", "posted while the Clock is Off (rule 3 B)")
         return
-    outcome = judge_post(session, message, context, services, effective_at)
+    outcome = judge_post(session, message, context, services, message.received_at, now)
+    if not waiting:
+        _record_and_reply(session, message, context, services, outcome, "")
+        _finish(message, "processed", f"{len(outcome.rulings)} action(s) judged")
+        return
+    if services.clock.effective_time(message.received_at) is not None:
+        # The post itself turned the Clock On (a recognizer, an Off Leave): its
+        # other actions take effect at once, with a ruling of their own.
+        _record_and_reply(session, message, context, services, outcome, "")
+        rest = frozenset(position for position, _action in waiting)
+        later = judge_post(session, message, context, services, message.received_at, rest)
+        later = replace(later, not_understood=())  # answered in the first ruling
+        _record_and_reply(session, message, context, services, later, "#clock-on")
+        _finish(
+            message, "processed", f"{len(outcome.rulings) + len(later.rulings)} action(s) judged"
+        )
+        return
+    outcome = replace(outcome, notes=(*outcome.notes, _waiting_note(services, message, waiting)))
+    _record_and_reply(session, message, context, services, outcome, "")
+    reason = f"{len(now)} action(s) judged while the Clock is Off; the rest held (rule 3 B)"
+    _finish(message, "held", reason)
+
+
+def _waiting_note(
+    services: Services, message: Message, waiting: list[tuple[int, ParsedAction]]
+) -> str:
+    why = "; ".join(services.clock.reading(message.received_at).stopped_for)
+    items = ", ".join(f'item {position} ("{action.text.strip()}")' for position, action in waiting)
+    because = f" ({why})" if why else ""
+    return (
+        f"The Clock is Off{because}, so {items} will take effect when it is turned On "
+        "again, with a ruling of its own then (rule 3 B)."
+    )
+
+
+def _record_and_reply(
+    session: Session,
+    message: Message,
+    context: PostContext,
+    services: Services,
+    outcome: PostOutcome,
+    part: str,
+) -> None:
     _record_rulings(session, message, outcome, services)
     if context.private:  # rule 15 B: the list gets a commitment (docs/archive.md)
         judged = list(zip(outcome.rulings, outcome.actors, strict=True))
         for game in services.games:
             if game.after_private_post is not None:
-                game.after_private_post(session, services, message, judged, effective_at)
-    reply = compose_ruling_reply(message, context, outcome, services)
-    session.add(reply)
-    _finish(message, "processed", f"{len(outcome.rulings)} action(s) judged")
+                game.after_private_post(session, services, message, judged, outcome.effective_at)
+    session.add(compose_ruling_reply(message, context, outcome, services, part))
+
+
+def _judged_positions(session: Session, message: Message) -> frozenset[int]:
+    """The actions of ``message`` already judged (while the Clock was Off, rule 3 B)."""
+    if message.id is None:
+        return frozenset()
+    rows = session.scalars(
+        select(ActionRecord.position).where(ActionRecord.message_pk == message.id)
+    )
+    return frozenset(rows)
 
 
 def judge_post(
@@ -119,7 +210,9 @@ def judge_post(
     context: PostContext,
     services: Services,
     effective_at: datetime,
+    positions: frozenset[int] | None = None,
 ) -> PostOutcome:
+    """Judge the post's actions (those at ``positions`` only, when given) at ``effective_at``."""
     assert context.parsed is not None and context.author is not None
     player = player_for_address(session, context.author)
     clock = services.clock.reading(effective_at)
@@ -140,12 +233,12 @@ def judge_post(
     judged: dict[int, tuple[Ruling, int | None]] = {}
     actions = list(planned(context.parsed.actions))  # rule 1896, with the limits on one post
     for position, action in enumerate(actions, start=1):
-        if position in judged:
-            continue  # judged with the other actions of its adapter's Turn
+        if position in judged or (positions is not None and position not in positions):
+            continue  # judged with the other actions of its adapter's Turn, or not now
         turn = replace(base_turn, position=position)
         adapter = adapters.get(action.action.split(".", 1)[0])
         if isinstance(adapter, TurnPerPostAdapter):
-            group = _judge_together(adapter, actions, position, turn)
+            group = _judge_together(adapter, actions, position, turn, positions)
             group = [
                 (_after_action(services, adapters, actions[r.position - 1], turn, r), actor)
                 for r, actor in group
@@ -165,6 +258,11 @@ def judge_post(
         adapter.save()
         boards.extend(adapter.changed_boards())
         notes.extend(adapter.notes(context.visible_text))
+    if getattr(adapters.get("roster"), "roster_changed", False):
+        # Rule 205: more than two thirds On Leave turns the Clock Off, and back.
+        note = settle_leave_stop(session, services, effective_at, message.message_id)
+        if note:
+            notes.append(note)
     return PostOutcome(
         tuple(rulings),
         tuple(actors),
@@ -208,6 +306,7 @@ def _judge_together(
     actions: list[ParsedAction],
     first: int,
     turn: Turn,
+    positions: frozenset[int] | None = None,
 ) -> list[tuple[Ruling, int | None]]:
     """Judge every action of the post that ``adapter`` handles, as one Turn.
 
@@ -222,6 +321,8 @@ def _judge_together(
     for position in range(first, len(actions) + 1):
         action = actions[position - 1]
         if action.action.split(".", 1)[0] != prefix:
+            continue
+        if positions is not None and position not in positions:
             continue
         own_turn = replace(turn, position=position)
         refusal = _refusal(action, own_turn, adapter)

@@ -34,8 +34,14 @@ if TYPE_CHECKING:
 
 
 def compose_ruling_reply(
-    message: Message, context: PostContext, outcome: PostOutcome, services: Services
+    message: Message,
+    context: PostContext,
+    outcome: PostOutcome,
+    services: Services,
+    part: str = "",
 ) -> OutboxMessage:
+    """The ruling on a post; ``part`` names a later ruling on the same post (its
+    actions held while the Clock was Off, rule 3 B), which needs its own Message-ID."""
     variables = _ruling_variables(message, context, outcome, services)
     body = services.templates.get_template("ruling/reply.txt.j2").render(variables)
     body = cut_ruling(body, message.message_id)  # bot.outbound.size
@@ -47,7 +53,7 @@ def compose_ruling_reply(
         recipients,
         body,
         "ruling",
-        _derived_id("ruling", message.message_id, services),
+        _derived_id("ruling", f"{message.message_id}{part}", services),
         outcome.effective_at,
     )
     mail["In-Reply-To"] = f"<{message.message_id}>"

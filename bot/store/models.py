@@ -288,3 +288,56 @@ class RuleChange(Base):
     effective_at: Mapped[datetime] = mapped_column(UtcDateTime())
     record_id: Mapped[str] = mapped_column(String(32))  # the admin record that made it
     recorded_at: Mapped[datetime] = mapped_column(UtcDateTime())  # the record's own instant
+
+
+class GameObject(Base):
+    """One object that is not a currency (a Card, a Chip, a Garden): who holds it now.
+
+    One row per object, updated when it moves, so what a holder has is an
+    indexed query however old the game; ``object_event`` keeps every change.
+    The holder is a player (``holder_kind`` "player", ``holder`` eir id) or
+    an entity ("deck", "the Deck"); a destroyed object keeps its row, held by
+    nobody (``holder_kind`` "destroyed"), so its history can still be read.
+    """
+
+    __tablename__ = "game_object"
+    __table_args__ = (
+        Index("ix_game_object_holder_type", "holder_kind", "holder", "object_type"),
+        Index("ix_game_object_type", "object_type"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    object_type: Mapped[str] = mapped_column(String(50))  # an ObjectType's name
+    holder_kind: Mapped[str] = mapped_column(String(30))
+    holder: Mapped[str] = mapped_column(String(200))
+    location: Mapped[str] = mapped_column(String(200), default="")
+    attributes: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    destroyed_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+
+class ObjectEvent(Base):
+    """One change to an object (created, transferred, moved, changed, destroyed), append-only.
+
+    Beside the ledger of holdings: every entry names its cause, the post or
+    admin record (``message_pk``) and the rule, or the scheduler.
+    """
+
+    __tablename__ = "object_event"
+    __table_args__ = (Index("ix_object_event_object", "object_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    object_id: Mapped[int] = mapped_column(ForeignKey("game_object.id"))
+    change: Mapped[str] = mapped_column(String(20))
+    from_kind: Mapped[str] = mapped_column(String(30), default="")
+    from_holder: Mapped[str] = mapped_column(String(200), default="")
+    to_kind: Mapped[str] = mapped_column(String(30), default="")
+    to_holder: Mapped[str] = mapped_column(String(200), default="")
+    location: Mapped[str] = mapped_column(String(200), default="")
+    # On creation the object's attributes; on a change of attributes the new values.
+    attributes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    message_pk: Mapped[int | None] = mapped_column(ForeignKey("message.id"), nullable=True)
+    source: Mapped[str] = mapped_column(String(20))  # "post", "admin" or "scheduler"
+    rule: Mapped[str] = mapped_column(String(50), default="")
+    note: Mapped[str] = mapped_column(Text, default="")
+    occurred_at: Mapped[datetime] = mapped_column(UtcDateTime())

@@ -247,6 +247,7 @@ def test_rule_3_c_orders_the_events_of_one_instant_by_precedence(toy_app: App) -
         ("reveal_ended_nweeks", "rule 9"),  # Chutzpah 1, by rule number from here
         ("open_begun_nweeks", "rule 9"),  # the same rule: as declared
         ("run_ballot", "rule 23"),
+        ("stop_for_recognizer", "rule 23"),  # the same rule: in the games' order
         ("close_due_cfis", "rule 125"),
         ("reset_bandwidth", "rule 212"),
         ("end_finished_go_games", "rule 1639"),

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.orm import Session
 
 from bot.config import HoldingsSettings
-from bot.engine import holdings
+from bot.engine import holdings, inventory, objects
 from bot.engine.forfeits import Forfeited, forfeit_in_adapters
 from bot.engine.games.base import GameAdapter
 from bot.engine.players import (
@@ -74,6 +74,9 @@ class RosterAdapter:
         self.settings: HoldingsSettings = services.settings.holdings
         self.roster_changed = False
         self.statements: list[int] = []  # the players whose statements this post asked for
+        # Asked by private mail: the reply goes to the player alone, so it may
+        # show eir hidden objects (a Card's face, rule 387 of seed 002).
+        self.statement_is_private = False
         # Renames (old, new) the post's other adapters have not yet been told of.
         self.renames: list[tuple[str, str]] = []
         # Forfeits (names) the games and offices have not yet been told of (rule 14).
@@ -135,12 +138,20 @@ class RosterAdapter:
         holdings.strip_holdings(
             self.session, player.id, at=turn.occurred_at, message_pk=self._pk(turn)
         )
+        cause = holdings.Cause(
+            turn.occurred_at, "14", "ceasing to be a player", "post", self._pk(turn)
+        )
+        # Eir objects go where each type says, or are destroyed (bot.engine.objects).
+        taken = objects.forfeit_objects(self.session, player.id, cause)
         forfeit_player(self.session, player, turn.nweek)
         # Every game and office takes its part in ``after_action`` (bot.engine.forfeits).
         self.forfeits.append(player.name)
         self.roster_changed = True
-        summary = f"{player.name} forfeits, loses all e held and becomes a Lost Soul"
-        return self._applied(action, turn, summary, "14", player)
+        summary = "; ".join(
+            (f"{player.name} forfeits, loses all e held and becomes a Lost Soul", *taken.notes)
+        )
+        ruling = self._applied(action, turn, summary, "14", player)
+        return replace(ruling, effects=(*ruling.effects, *taken.effects))
 
     def _refuse_name(self, name: str) -> None:
         """Rule 151: the names the enabled games reserve (an entity a current proposal
@@ -176,6 +187,7 @@ class RosterAdapter:
         player = self._player(turn, "21 A.2", "hold anything")
         if player.id not in self.statements:
             self.statements.append(player.id)
+        self.statement_is_private = turn.private
         summary = f"{player.name}'s statement of holdings is below"
         return applied(action.action, action.args, action.text, turn, summary, rule="21 A.2")
 
@@ -240,7 +252,10 @@ class RosterAdapter:
         row = self.session.get(Player, player_id)
         assert row is not None
         held = holdings.statement(self.session, player_id, row.name, STATEMENT_ENTRIES)
-        return Board(f"{row.name}'s holdings", holdings.render_statement(held))
+        held_objects = inventory.statement_objects(
+            self.session, player_id, holder_sees=self.statement_is_private
+        )
+        return Board(f"{row.name}'s holdings", holdings.render_statement(held) + held_objects)
 
     def save(self) -> None:
         """Roster changes are written as they happen."""

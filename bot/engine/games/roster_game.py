@@ -18,6 +18,7 @@ from bot.engine.games.base import GameAdapter
 from bot.engine.games.roster import RosterAdapter, after_action
 from bot.engine.governance.digest_sections import roster_sections, twiddler_sections
 from bot.engine.holdings import balances, render_holdings
+from bot.engine.inventory import inventory_view
 from bot.engine.ledger import holdings
 from bot.engine.players import all_players, render_roster, roster
 from bot.engine.services import Services
@@ -74,6 +75,11 @@ ROSTER = Game(
         ),
         StateView(
             "holdings", "every player's balances, the Twiddler's display (rule 21)", holdings_view
+        ),
+        StateView(
+            "inventory",
+            "every holder's objects, hidden ones as their Backs (rules 13, 390)",
+            lambda session, services, at: inventory_view(session, services),
         ),
     ),
     digest_sections=(roster_sections, twiddler_sections),

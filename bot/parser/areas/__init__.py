@@ -14,6 +14,7 @@ from __future__ import annotations
 from bot.parser.area import Area
 from bot.parser.areas import dice, elections, field, go, roster
 from bot.parser.areas.cfi import AREA as CFI  # rule 125: Calls For Inquiry
+from bot.parser.areas.clock import AREA as CLOCK  # rule 23: the GM's recognizer
 from bot.parser.areas.common import AREA as COMMON
 from bot.parser.areas.digest import AREA as DIGEST  # a Minister's digest (issue 5)
 from bot.parser.areas.polls import AREA as POLLS
@@ -28,6 +29,7 @@ AREAS: tuple[Area, ...] = (  # in the order of bot.config.DEFAULT_GAMES
     DIGEST,
     *(PROPOSALS, POLLS),  # rules 15, 19, 23, 217 (governance)
     CFI,  # rule 125: submitting CFIs and the Defendant's Argument
+    CLOCK,  # rule 23: the GM's recognizer
 )
 
 __all__ = ["AREAS", "COMMON"]
