@@ -26,8 +26,9 @@ them into the Clock, which is On only when no stop holds.
 
 Rule 3 B, per action: while the Clock is Off, "actions taken by players
 aren't implemented until the Clock is turned back on, except when the rules
-specify otherwise".  ``allowed_while_off`` names the actions the rules let
-through; the engine judges those at once and holds the rest of the post.
+specify otherwise".  Each game declares the actions the rules let through
+(``Game.while_clock_off``); the engine judges those at once and holds the
+rest of the post.
 
 The GM's recognizer, which needs the Ministries, is the "clock" game's
 (``bot.engine.governance.recognizer``); this module keeps what the engine
@@ -50,32 +51,6 @@ if TYPE_CHECKING:
 
 RECOGNIZER = STOP_PREFIX + "23"
 LEAVE = STOP_PREFIX + "205"
-
-# Rule 3 B: "Actions related to the submitting and judging of CFIs ... happen
-# upon reaching the forum regardless of the state of the Clock"; rule 14: "any
-# player may forfeit the game at any time (regardless of the clock ...)";
-# rule 205: "Players may place emselves On Leave or Off Leave while The Clock
-# is Off"; rule 23: the GM restarts the Clock with eir recognizer.  Requests
-# for information (a statement, a digest, a secret) change nothing in the
-# game and are answered at once too.
-WHILE_OFF = frozenset(
-    {
-        "clock.recognize",
-        "roster.forfeit",
-        "roster.leave",
-        "roster.return",
-        "roster.holdings",
-        "roster.secret",
-        "digest.request",
-    }
-)
-WHILE_OFF_GAMES = ("cfi.",)
-
-
-def allowed_while_off(action: str) -> bool:
-    """Whether the rules let ``action`` take effect while the Clock is Off (rule 3 B)."""
-    return action in WHILE_OFF or action.startswith(WHILE_OFF_GAMES)
-
 
 # -- the rows ------------------------------------------------------------------------------------
 
@@ -186,7 +161,6 @@ def clock_view(session: Session, services: Services, at: datetime) -> tuple[str,
 
 __all__ = [
     "RECOGNIZER",
-    "allowed_while_off",
     "clock_view",
     "is_stopped",
     "latest",

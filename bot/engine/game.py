@@ -19,6 +19,7 @@ iterates them and never imports a game module itself:
 * the command line adds each game's ``console`` commands (``nomicbot go
   setup``), and ``bot.engine.admin_records`` applies its ``admin_commands``
   (the console's acts, recorded in the archive);
+* ``while_clock_off`` take effect while the Clock is Off (rule 3 B);
 * ``private_actions`` may be sent to the bot privately; ``after_private_post``
   runs after such a post is judged, ``after_action`` after every action.
 
@@ -194,6 +195,9 @@ class Game:
     admin_commands: Mapping[str, AdminCommand] = field(default_factory=dict)
     console: ConsoleFactory | None = None
     private_actions: frozenset[str] = frozenset()
+    # Rule 3 B: the actions the rules let take effect while the Clock is Off
+    # ("except when the rules specify otherwise"); the others of a post wait.
+    while_clock_off: frozenset[str] = frozenset()
     after_action: ActionHook | None = None
     name_checks: tuple[NameCheck, ...] = ()
     after_private_post: PrivatePostHook | None = None

@@ -41,6 +41,10 @@ class Services:
         assert len(by_prefix) == len(adapters), "two enabled games handle one action prefix"
         return by_prefix
 
+    def allowed_while_clock_off(self, action: str) -> bool:
+        """Whether an enabled game lets ``action`` take effect while the Clock is Off (3 B)."""
+        return any(action in game.while_clock_off for game in self.games)
+
     def timed_events(self) -> tuple[TimedEvent, ...]:
         """The enabled games' timed events, in declaration order (the scheduler sorts them)."""
         return tuple(event for game in self.games for event in game.timed_events)

@@ -22,7 +22,7 @@ from bot.engine.admin_records import (
     apply_record,
     record_outbox_row,
 )
-from bot.engine.clock_stops import allowed_while_off, settle_leave_stop
+from bot.engine.clock_stops import settle_leave_stop
 from bot.engine.games.base import GameAdapter, TurnPerPostAdapter
 from bot.engine.players import player_for_address
 from bot.engine.private_secrets import UNAUTHENTICATED_PRIVATE_MAIL, secret_authentication
@@ -132,12 +132,12 @@ def _judge_while_off(
     now = frozenset(
         position
         for position, action in enumerate(actions, start=1)
-        if allowed_while_off(action.action) and position not in judged_before
+        if services.allowed_while_clock_off(action.action) and position not in judged_before
     )
     waiting = [
         (position, action)
         for position, action in enumerate(actions, start=1)
-        if not allowed_while_off(action.action) and position not in judged_before
+        if not services.allowed_while_clock_off(action.action) and position not in judged_before
     ]
     if not now:
         _finish(message, "held", "posted while the Clock is Off (rule 3 B)")

@@ -84,6 +84,13 @@ ROSTER = Game(
     ),
     digest_sections=(roster_sections, twiddler_sections),
     private_actions=RosterAdapter.private_actions,
+    # Rule 14: "any player may forfeit the game at any time (regardless of the
+    # clock ...)"; rule 205: "Players may place emselves On Leave or Off Leave
+    # while The Clock is Off".  A statement or a secret changes nothing in the
+    # game, so it is answered at once too.
+    while_clock_off=frozenset(
+        {"roster.forfeit", "roster.leave", "roster.return", "roster.holdings", "roster.secret"}
+    ),
     after_action=after_action,
     templates="roster",
 )

@@ -134,6 +134,7 @@ DIGESTS = Game(
     ),
     timed_events=(TimedEvent(send_scheduled_digests, rule(625), reports=True),),
     private_actions=DigestAdapter.private_actions,
+    while_clock_off=frozenset({"digest.request"}),  # a request for information changes nothing
     templates="digests",
 )
 
@@ -232,5 +233,8 @@ CFIS = Game(
     timed_events=(TimedEvent(close_due_cfis, rule(125)),),  # at a CFI poll's 4th midnight
     digest_sections=(attorney_generalist_sections,),
     private_actions=CfiAdapter.private_actions,
+    # Rule 3 B: "Actions related to the submitting and judging of CFIs ... happen
+    # upon reaching the forum regardless of the state of the Clock".
+    while_clock_off=frozenset({"cfi.submit", "cfi.argue", "cfi.vote"}),
     templates="cfi",
 )

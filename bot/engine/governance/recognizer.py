@@ -189,5 +189,7 @@ CLOCK = Game(
     ),
     timed_events=(TimedEvent(stop_for_recognizer, rule(23)),),  # at each nweek's end
     private_actions=ClockAdapter.private_actions,
+    # Rule 23: the GM restarts the stopped Clock with eir recognizer.
+    while_clock_off=frozenset({"clock.recognize"}),
     templates="clock",
 )
