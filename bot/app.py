@@ -54,6 +54,7 @@ def build_services(settings: Settings) -> Services:
             bot_domain=settings.bot_domain.lower(),
             own_key_record_file=str(settings.data_path / GENERATED_RECORD),
             areas=tuple(area for game in games for area in game.areas),
+            refereed_subgames=frozenset(key for game in games for key in game.refereed_subgames),
         ),
         master_secret=master_secret(settings),
         templates=make_environment(),

@@ -9,7 +9,9 @@ ones a deployment enables (``[games] enabled``); the rest of the engine
 iterates them and never imports a game module itself:
 
 * ``bot.engine.services`` makes each post's adapters from ``adapters``;
-* the parser composes the post grammar from ``areas``;
+* the parser composes the post grammar from ``areas``, and leaves the
+  ``refereed_subgames`` to it rather than to the catch-all of unrefereed
+  subgames (``bot.parser.unrefereed``);
 * ``bot.engine.scheduler`` runs ``timed_events`` in the order of rule 3 C;
 * ``bot.engine.views`` shows ``views`` (``nomicbot state``);
 * the Ministers' digests gather ``digest_sections``;
@@ -186,6 +188,9 @@ class Game:
     title: str
     adapters: AdapterFactory = no_adapters
     areas: tuple[Area, ...] = ()
+    # The keys of ``bot.parser.unrefereed.SUBGAMES`` this game referees: while
+    # it is enabled, the catch-all leaves their sentences to ``areas``.
+    refereed_subgames: tuple[str, ...] = ()
     settings_section: str | None = None
     settings_type: type | None = None  # a section not built into ``bot.config.Settings``
     views: tuple[StateView, ...] = ()

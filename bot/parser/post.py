@@ -101,7 +101,12 @@ class Trailing(enum.Enum):
     UNCLEAR = "unclear"  # might change the action: not understood
 
 
-def parse_post(text: str, limit: int | None = None, areas: tuple[Area, ...] = AREAS) -> ParseResult:
+def parse_post(
+    text: str,
+    limit: int | None = None,
+    areas: tuple[Area, ...] = AREAS,
+    refereed_subgames: frozenset[str] = frozenset(),
+) -> ParseResult:
     """The actions and not-understood clauses of ``text``, in the order written.
 
     Never raises for any string: a clause that cannot be read is returned as
@@ -110,7 +115,9 @@ def parse_post(text: str, limit: int | None = None, areas: tuple[Area, ...] = AR
     FOR 12, AGAINST 13" counted, and not-understood clauses) more than
     ``limit``; the result's ``unread`` is that clause's sentence (the
     referee's limits on one post, ``bot.parser.limits``).  ``areas`` are
-    the grammar areas read (a deployment's enabled games'; all by default).
+    the grammar areas read (a deployment's enabled games'; all by default);
+    ``refereed_subgames`` the subgames of ``bot.parser.unrefereed`` that an
+    enabled game referees, whose sentences its grammar reads instead.
     """
     grammar = post_grammar(areas)
     # Rule 8: comment text has no force.  The pipeline drops comments with the
@@ -129,7 +136,7 @@ def parse_post(text: str, limit: int | None = None, areas: tuple[Area, ...] = AR
         results = (
             [_ballot_action(ballot, sentences, index, written)]
             if ballot is not None
-            else _sentence_results(sentences, index, grammar, written, areas)
+            else _sentence_results(sentences, index, grammar, written, areas, refereed_subgames)
         )
         index += ballot.count if ballot is not None else 1
         for found in results:
@@ -220,12 +227,13 @@ def _sentence_results(
     grammar: PostGrammar,
     written: str,
     areas: tuple[Area, ...],
+    refereed_subgames: frozenset[str],
 ) -> Iterator[ParsedAction | NotUnderstood]:
     sentence = sentences[index]
     as_written = written[sentence.start : sentence.start + len(sentence.text)]
-    patterns = prefilter(areas, unrefereed_triggers())
+    patterns = prefilter(areas, unrefereed_triggers(refereed_subgames))
     for clause in find_clauses(sentence.text, sentence.starts_line, patterns):
-        found = _read(sentence, clause, grammar, as_written)
+        found = _read(sentence, clause, grammar, as_written, refereed_subgames)
         if isinstance(found, ParsedAction) and _lacks_name(found):
             found = _with_registration_name(found, sentences, index, clause)
         if found is not None:
@@ -233,10 +241,14 @@ def _sentence_results(
 
 
 def _read(
-    sentence: Sentence, clause: Clause, grammar: PostGrammar, as_written: str
+    sentence: Sentence,
+    clause: Clause,
+    grammar: PostGrammar,
+    as_written: str,
+    refereed_subgames: frozenset[str],
 ) -> ParsedAction | NotUnderstood | None:
     text = sentence.text[clause.start : clause.end]
-    unrefereed = read_unrefereed(text)
+    unrefereed = read_unrefereed(text, refereed_subgames)
     if unrefereed is not None:  # before any grammar: "I play a card" is no Go move
         return ParsedAction(
             action=unrefereed.action,

@@ -574,8 +574,13 @@ FIRST_WORD = re.compile(r"[^\W\d_]+")
 LEAD = re.compile(rf"(?:(?:i|{COURTESY})\s+)?{ADVERBS}", re.IGNORECASE)
 
 
+def _unrefereed(refereed: frozenset[str]) -> tuple[Subgame, ...]:
+    """The subgames left to this catch-all once the enabled games took ``refereed``."""
+    return tuple(subgame for subgame in SUBGAMES if subgame.key not in refereed)
+
+
 @functools.cache
-def _any_action() -> re.Pattern[str]:
+def _any_action(refereed: frozenset[str] = frozenset()) -> re.Pattern[str]:
     """One pattern for every action, each in a group ``s<subgame>``, in table order.
 
     Alternatives are tried in order at the same place, so the first subgame
@@ -584,33 +589,40 @@ def _any_action() -> re.Pattern[str]:
     alternatives = (
         # The action ends at a word's end: "pick a fruit", not "pick a fruitcake".
         rf"(?P<s{index}_{number}>(?:{pattern})(?:(?<=\W)|(?![\w'’])))"
-        for index, subgame in enumerate(SUBGAMES)
+        for index, subgame in enumerate(_unrefereed(refereed))
         for number, pattern in enumerate(subgame.patterns)
     )
     return re.compile("|".join(alternatives), re.IGNORECASE)
 
 
-def read_unrefereed(clause: str) -> UnrefereedReading | None:
-    """The unrefereed subgame whose action ``clause`` states, or None."""
+def read_unrefereed(
+    clause: str, refereed: frozenset[str] = frozenset()
+) -> UnrefereedReading | None:
+    """The unrefereed subgame whose action ``clause`` states, or None.
+
+    ``refereed`` names the subgames (``Subgame.key``) that an enabled game
+    referees (``bot.engine.game.Game.refereed_subgames``): their sentences
+    are left to that game's grammar.
+    """
     lead = LEAD.match(clause)
     start = lead.end() if lead else 0
     verb = FIRST_WORD.match(clause, start)
-    if verb is None or verb.group().lower() not in _verbs():
+    if verb is None or verb.group().lower() not in _verbs(refereed):
         return None  # most clauses: no subgame's action starts with this word
-    match = _any_action().match(clause, start)
+    match = _any_action(refereed).match(clause, start)
     if match is None or match.lastgroup is None:
         return None
     index = int(match.lastgroup[1:].split("_", 1)[0])
-    return UnrefereedReading(SUBGAMES[index])
+    return UnrefereedReading(_unrefereed(refereed)[index])
 
 
 @functools.cache
-def triggers() -> tuple[str, ...]:
+def triggers(refereed: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """Every action pattern, as prefilter triggers (whole actions, not single verbs)."""
-    return tuple(pattern for subgame in SUBGAMES for pattern in subgame.patterns)
+    return tuple(pattern for subgame in _unrefereed(refereed) for pattern in subgame.patterns)
 
 
 @functools.cache
-def _verbs() -> frozenset[str]:
+def _verbs(refereed: frozenset[str] = frozenset()) -> frozenset[str]:
     """The words the subgames' actions start with."""
-    return frozenset(verb for subgame in SUBGAMES for verb in subgame.verbs)
+    return frozenset(verb for subgame in _unrefereed(refereed) for verb in subgame.verbs)

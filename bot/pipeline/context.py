@@ -32,6 +32,9 @@ class PipelineSettings:
     # The grammar areas of the enabled games (``bot.engine.registry``), in
     # their order; the default is every area the bot has.
     areas: tuple[Area, ...] = AREAS
+    # The subgames of the parser's catch-all (``bot.parser.unrefereed``) that
+    # an enabled game referees (``Game.refereed_subgames``).
+    refereed_subgames: frozenset[str] = frozenset()
 
 
 @dataclass

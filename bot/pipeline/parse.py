@@ -10,5 +10,8 @@ from bot.pipeline.context import PostContext
 def parse_actions(context: PostContext) -> None:
     # A post is read up to its MAX_ACTIONS-th clause: no more can be taken.
     context.parsed = parse_post(
-        context.visible_text, limit=MAX_ACTIONS, areas=context.settings.areas
+        context.visible_text,
+        limit=MAX_ACTIONS,
+        areas=context.settings.areas,
+        refereed_subgames=context.settings.refereed_subgames,
     )
