@@ -145,6 +145,7 @@ class ZoneServer:
         self.zone = zone
         self.address = address
         self._servers: list[socketserver.BaseServer] = []
+        self._serving = False
 
     def start(self) -> None:
         if not running_as_root():
@@ -154,15 +155,22 @@ class ZoneServer:
             self._servers.append(_TcpServer((self.address, 53), self.zone))
         except OSError as error:
             self.stop()
-            raise ServerStartError(f"cannot listen on {self.address}:53: {error}") from None
+            raise ServerStartError(
+                f"cannot listen on {self.address}:53 (is another test world running?): {error}"
+            ) from None
         for server in self._servers:
             threading.Thread(target=server.serve_forever, daemon=True).start()
+        self._serving = True
 
     def stop(self) -> None:
         for server in self._servers:
-            server.shutdown()
+            # shutdown() waits for serve_forever to end: it would wait for ever on
+            # a server that never served (when start failed half-way).
+            if self._serving:
+                server.shutdown()
             server.server_close()
         self._servers = []
+        self._serving = False
 
     def __enter__(self) -> ZoneServer:
         self.start()

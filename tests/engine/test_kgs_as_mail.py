@@ -8,7 +8,10 @@ be accepted and the final stones must equal sgfmill's board after the same
 moves.  Records whose passes would make one player place twice in a row
 (rule 368 c) cannot be played and are excluded and counted.
 
-Two processes replay games side by side (the machine has two cores).
+Two processes replay games side by side (the machine has two cores), the
+longest first so that no long game is left for one process at the end.
+Each game starts from a copy of one migrated database, and its files are
+kept in memory where the machine allows (``bot.testing.kgs``).
 """
 
 from __future__ import annotations
@@ -37,11 +40,15 @@ def test_every_playable_kgs_game_replays_as_mail(
 ) -> None:
     playable = [game for game in records if not game.places_twice_in_a_row]
     excluded = [game for game in records if game.places_twice_in_a_row]
+    longest_first = sorted(playable, key=lambda game: len(game.placements), reverse=True)
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
+    with (
+        kgs.scratch_folder(tmp_path) as scratch,
+        ProcessPoolExecutor(max_workers=2, mp_context=context) as pool,
+    ):
         futures = [
-            pool.submit(kgs.replay_as_mail, str(game.path), str(tmp_path / game.path.stem))
-            for game in playable
+            pool.submit(kgs.replay_and_tidy, str(game.path), str(scratch / game.path.stem))
+            for game in longest_first
         ]
         outcomes = [future.result() for future in futures]
     refused = [(outcome.name, outcome.refusals[:3]) for outcome in outcomes if outcome.refusals]
