@@ -177,20 +177,7 @@ org_domain_data_url: file://{suffix_list}
 [archiver.prototype]
 enable: yes
 
-{_runner_sleeps()}
 """
-
-
-# The runners a post passes through (and the virgin runner, which sends what Mailman
-# itself writes).  Each sleeps ``sleep_time`` (1 s by default) when its queue is empty,
-# so a post would wait about half a second at each; a tenth of a second keeps the
-# tests' posts moving while the runners still sleep between scans.
-POLLED_RUNNERS = ("in", "pipeline", "out", "archive", "virgin")
-RUNNER_SLEEP = "0.1s"
-
-
-def _runner_sleeps() -> str:
-    return "".join(f"[runner.{name}]\nsleep_time: {RUNNER_SLEEP}\n\n" for name in POLLED_RUNNERS)
 
 
 class MailmanServer(LoopbackServer):

@@ -1,19 +1,15 @@
-"""A small mail world on loopback for the trust tests: DNS, Postfix, Mailman 3, Dovecot, bots.
+"""A small mail world on loopback for the forgery tests: DNS, Postfix, Mailman 3, Dovecot, bots.
 
 Who lives here:
 
 - ``lists.example.test``: GNU Mailman 3, set up by ``deploy/GUIDE.md``
-  word for word, with three lists: ``nomic@`` munges From (the guide's
-  optional step 5) and ``plain@`` does not (the forgery tests post to
-  both); ``archive@`` munges From too and carries the game whose archive
-  the archive tests replay (``archive_history``: it began a week before).
-  All ARC-seal what they distribute.
-- ``bot.example.test``: three referees, ``referee-munged@``,
-  ``referee-plain@`` and ``referee-archive@``, one per list, each the real
-  daemon with its own database, reading its Dovecot mailbox by IMAP and
-  mailing its rulings through Postfix to its list.  A test sees only its
-  own list's referee, so tests sharing the world do not see each other's
-  posts.
+  word for word, with two lists: ``nomic@`` munges From (the guide's
+  optional step 5) and ``plain@`` does not.  Both ARC-seal what they
+  distribute.
+- ``bot.example.test``: two referees, ``referee-munged@`` reading the
+  first list and ``referee-plain@`` the second, each the real daemon with
+  its own database, reading its Dovecot mailbox by IMAP and mailing its
+  rulings through Postfix to its list.
 - the players' domains, each with a DKIM key and a DMARC policy published
   in the test DNS: ``a.example`` (Alice and Carol), ``b.example`` (Bob),
   ``evil.example`` (Mallory, the attacker, who runs eir own domain), and
@@ -32,8 +28,7 @@ import smtplib
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
-from email.utils import format_datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from imapclient import IMAPClient
@@ -58,15 +53,8 @@ from bot.trust.policy import LIST_ARCHIVE
 LIST_DOMAIN = "lists.example.test"
 MUNGED_LIST = f"nomic@{LIST_DOMAIN}"
 PLAIN_LIST = f"plain@{LIST_DOMAIN}"
-ARCHIVE_LIST = f"archive@{LIST_DOMAIN}"
 BOT_DOMAIN = "bot.example.test"
-# Every list's referee; the forgery tests use the first two, the archive tests the third.
-BOTS = {
-    MUNGED_LIST: f"referee-munged@{BOT_DOMAIN}",
-    PLAIN_LIST: f"referee-plain@{BOT_DOMAIN}",
-    ARCHIVE_LIST: f"referee-archive@{BOT_DOMAIN}",
-}
-MUNGING_LISTS = (MUNGED_LIST, ARCHIVE_LIST)  # those that take the guide's step 5
+BOTS = {MUNGED_LIST: f"referee-munged@{BOT_DOMAIN}", PLAIN_LIST: f"referee-plain@{BOT_DOMAIN}"}
 SELECTOR = "mail"
 PASSWORD = "secret-of-the-test"
 
@@ -101,7 +89,6 @@ class MailWorld:
     referees: dict[str, Referee]  # by list address
     keys: dict[str, SigningKey]  # by domain
     guide_output: list[str] = field(default_factory=list)
-    history: History | None = None  # what the archive list's game began with
 
     # -- sending ----------------------------------------------------------------------
 
@@ -195,7 +182,7 @@ def _site(mailman: MailmanServer, postfix: PostfixServer, bot_etc: Path, lst: st
 def _follow_guide(
     world_root: Path, mailman: MailmanServer, postfix: PostfixServer, zone: Zone
 ) -> tuple[dict[str, Path], list[str]]:
-    """Run deploy/GUIDE.md's steps for every list; the bots' etc folders, and the output."""
+    """Run deploy/GUIDE.md's steps for both lists; the bots' etc folders, and the output."""
     steps = guide_steps()
     etcs = {lst: world_root / f"etc-{lst.partition('@')[0]}" for lst in BOTS}
     for folder in etcs.values():
@@ -205,19 +192,17 @@ def _follow_guide(
     key_step, arc_step, header_step, create_step, munge_step, bot_step = steps
     for step in (key_step, arc_step, header_step):
         output.append(run_step(step, first))
-    # The admin publishes the record step 1 printed, and gives the other bots the key file.
+    # The admin publishes the record step 1 printed, and gives the second bot the key file.
     for line in (etcs[MUNGED_LIST] / "list-keys.txt").read_text().splitlines():
         name, _, value = line.partition(" ")
         zone.add(name, value)
-    for lst in BOTS:
-        if lst != MUNGED_LIST:
-            shutil.copy(etcs[MUNGED_LIST] / "list-keys.txt", etcs[lst] / "list-keys.txt")
+    shutil.copy(etcs[MUNGED_LIST] / "list-keys.txt", etcs[PLAIN_LIST] / "list-keys.txt")
     mailman.start()  # "Then restart Mailman"
     for lst in BOTS:
         names = _site(mailman, postfix, etcs[lst], lst)
         output.append(run_step(create_step, names))
         mailman.add_members(lst, list(PEOPLE.values()))
-        if lst in MUNGING_LISTS:
+        if lst == MUNGED_LIST:
             output.append(run_step(munge_step, names))
         output.append(run_step(bot_step, names))
     return etcs, output
@@ -232,44 +217,6 @@ class History:
 
     epoch: datetime
     posts: tuple[bytes, ...]  # as the list archives them: its Received stamp and results on top
-
-
-CAKE = (
-    "I submit the following proposal:\n\n__More Cake__\n\n"
-    "{{\nEvery player receives one cake at the start of each nweek.\n}}\n"
-)
-
-
-def archive_history() -> History:
-    """The archive list's game began a week ago; yesterday Carol submitted a proposal, so
-    that today, in the Voting Period (nday 8, rule 23), its Ballot is open to votes,
-    private ones too.
-
-    A Voting Period begins only at a UTC midnight (rule 3 A), which a test cannot
-    wait for: the week's first posts are in the list's archive already, as
-    Mailman's archiver keeps a post (the list's results on top, its stamp below).
-    """
-    today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-    yesterday = today - timedelta(hours=12)
-    name = ARCHIVE_LIST.partition("@")[0]
-    lines = [
-        f"Authentication-Results: {LIST_DOMAIN}; dkim=pass header.d=a.example "
-        "header.i=@a.example; dmarc=pass header.from=a.example",
-        f"Received: from [127.0.0.1] by mx.{LIST_DOMAIN} (Postfix) with ESMTP id 1A2B3C4D5E",
-        f"\tfor <{ARCHIVE_LIST}>; {format_datetime(yesterday)}",
-        f"From: Carol <{PEOPLE['Carol']}>",
-        f"To: {ARCHIVE_LIST}",
-        f"Subject: [{name.capitalize()}] Cake",
-        f"Date: {format_datetime(yesterday)}",
-        "Message-ID: <history-1@a.example>",
-        "MIME-Version: 1.0",
-        'Content-Type: text/plain; charset="utf-8"',
-        f"List-Id: <{ARCHIVE_LIST.replace('@', '.')}>",
-        f"List-Post: <mailto:{ARCHIVE_LIST}>",
-        "",
-        CAKE,
-    ]
-    return History(today - timedelta(days=7), ("\r\n".join(lines).encode(),))
 
 
 def _referee(
@@ -339,9 +286,8 @@ def _nearest_existing(path: Path) -> Path:
 def mail_world(history: History | None = None) -> Iterator[MailWorld]:
     """Start the whole world (about 20 s) and stop it however the block ends.
 
-    With ``history`` the archive list's game began at its epoch, and its
-    posts are in the list's archive and judged before its referee starts;
-    the other lists' games begin at today's midnight.
+    With ``history`` the munged list's game began at its epoch, and its
+    posts are in the list's archive and judged before the referee starts.
 
     Raises ServerNotInstalledError / ServerStartError when a server is missing or fails.
     """
@@ -366,15 +312,15 @@ def mail_world(history: History | None = None) -> Iterator[MailWorld]:
         )
         mailman.configure(postfix.port, postfix.postmap_command)
         etcs, output = _follow_guide(root, mailman, postfix, zone)
-        epochs = {ARCHIVE_LIST: history.epoch} if history is not None else {}
+        epoch = history.epoch if history is not None else None
         referees = {
-            lst: _referee(lst, etcs[lst], dovecot, postfix, list(keys.values()), epochs.get(lst))
+            lst: _referee(lst, etcs[lst], dovecot, postfix, list(keys.values()), epoch)
             for lst in BOTS
         }
         if history is not None:
-            _import_history(mailman, referees[ARCHIVE_LIST], history)
+            _import_history(mailman, referees[MUNGED_LIST], history)
         for referee in referees.values():
             referee.daemon.start()
             stack.callback(referee.daemon.shutdown)
-        world = MailWorld(dns, dovecot, postfix, mailman, referees, keys, output, history)
+        world = MailWorld(dns, dovecot, postfix, mailman, referees, keys, output)
         yield world

@@ -1,12 +1,11 @@
 """The list archive is the record: a game through a real Mailman 3 list, rebuilt from its archive.
 
-The world (``bot.testing.trust_world``, shared with the forgery tests) is
-DNS, Postfix, Mailman 3 and Dovecot on loopback, set up by deploy/GUIDE.md;
-the referee of its ``archive@`` list, which munges From, plays a game
-with its players (posts signed by their domains, sealed by the list) and
-with its administrator (console acts, which become records the bot signs
-and mails to the list).  Mailman's own archiver keeps what the list
-distributed.  Then ``nomicbot replay
+The world (``bot.testing.trust_world``) is DNS, Postfix, Mailman 3 and
+Dovecot on loopback, set up by deploy/GUIDE.md; the referee of the list
+that munges From plays a game with its players (posts signed by their
+domains, sealed by the list) and with its administrator (console acts,
+which become records the bot signs and mails to the list).  Mailman's own
+archiver keeps what the list distributed.  Then ``nomicbot replay
 --list-archive`` reads that archive alone into a fresh database: every
 ``state`` view must be equal, and the bot must have composed the same
 mails in the same order.  A record changed on its way (an attacker's copy
@@ -20,12 +19,13 @@ import difflib
 import json
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import SMTP, default
-from email.utils import formatdate
+from email.utils import format_datetime, formatdate
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -44,8 +44,17 @@ from bot.engine.views import game_view
 from bot.runner import queue_record, wait_until_judged
 from bot.store.models import ClockMark, OutboxMessage
 from bot.testing.apps import TEST_SECRET
+from bot.testing.fixtures import failing_when_unavailable
 from bot.testing.support import wait_until
-from bot.testing.trust_world import ARCHIVE_LIST, PEOPLE, MailWorld, Referee
+from bot.testing.trust_world import (
+    LIST_DOMAIN,
+    MUNGED_LIST,
+    PEOPLE,
+    History,
+    MailWorld,
+    Referee,
+    mail_world,
+)
 from bot.trust.bot_key import GENERATED_RECORD, load_bot_key
 
 VIEWS = (
@@ -75,10 +84,50 @@ class Played:
     private: str  # Message-ID of Bob's private vote
 
 
+CAKE = (
+    "I submit the following proposal:\n\n__More Cake__\n\n"
+    "{{\nEvery player receives one cake at the start of each nweek.\n}}\n"
+)
+
+
+def history() -> History:
+    """The game began a week ago; yesterday Carol submitted a proposal, so that today, in
+    the Voting Period (nday 8, rule 23), its Ballot is open to votes, private ones too.
+
+    A Voting Period begins only at a UTC midnight (rule 3 A), which a test cannot
+    wait for: the week's first posts are in the list's archive already, as
+    Mailman's archiver keeps a post (the list's results on top, its stamp below).
+    """
+    today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    yesterday = today - timedelta(hours=12)
+    lines = [
+        f"Authentication-Results: {LIST_DOMAIN}; dkim=pass header.d=a.example "
+        "header.i=@a.example; dmarc=pass header.from=a.example",
+        f"Received: from [127.0.0.1] by mx.{LIST_DOMAIN} (Postfix) with ESMTP id 1A2B3C4D5E",
+        f"\tfor <{MUNGED_LIST}>; {format_datetime(yesterday)}",
+        f"From: Carol <{CAROL}>",
+        f"To: {MUNGED_LIST}",
+        "Subject: [Nomic] Cake",
+        f"Date: {format_datetime(yesterday)}",
+        "Message-ID: <history-1@a.example>",
+        "MIME-Version: 1.0",
+        'Content-Type: text/plain; charset="utf-8"',
+        "List-Id: <nomic.lists.example.test>",
+        f"List-Post: <mailto:{MUNGED_LIST}>",
+        "",
+        CAKE,
+    ]
+    return History(today - timedelta(days=7), ("\r\n".join(lines).encode(),))
+
+
+HISTORY_POSTS = history().posts
+
+
 @pytest.fixture(scope="module")
-def played(world: MailWorld) -> Played:
-    """The archive list's game, played (its history: ``trust_world.archive_history``)."""
-    return play(world, world.referees[ARCHIVE_LIST])
+def played() -> Iterator[Played]:
+    with failing_when_unavailable("the mail world"), mail_world(history()) as world:
+        referee = world.referees[MUNGED_LIST]
+        yield play(world, referee)
 
 
 def post(world: MailWorld, referee: Referee, sender: str, body: str) -> str:
@@ -231,8 +280,7 @@ def play(world: MailWorld, referee: Referee) -> Played:
         if referee.list_address in mail.recipients and mail.message_id not in earlier
     ]
     # The history, the posts, Mallory's copy, the bot's mails.
-    assert world.history is not None
-    expected = len(world.history.posts) + len(posts) + 1 + len(to_list)
+    expected = len(HISTORY_POSTS) + len(posts) + 1 + len(to_list)
     assert world.mailman.wait_for_archive(referee.list_address, expected, 90), (
         f"the archive did not reach {expected} mails"
     )

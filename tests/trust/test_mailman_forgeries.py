@@ -1,9 +1,8 @@
 """Forgeries against a real GNU Mailman 3 list, through the real daemon (docs/trust.md).
 
-The world (``bot.testing.trust_world``, shared with the archive tests) is
-DNS, Postfix, Mailman 3 and Dovecot on loopback, set up by deploy/GUIDE.md
-word for word; these tests use its list that munges From (``nomic@``) and
-one that does not (``plain@``), each read by its own referee.
+The world (``bot.testing.trust_world``) is DNS, Postfix, Mailman 3 and
+Dovecot on loopback, set up by deploy/GUIDE.md word for word, with one
+list that munges From and one that does not, each read by its own referee.
 Every case below is a raw mail handed to the border Postfix, addressed to
 the list (and so ARC-sealed by Mailman) or straight to a referee's mailbox.
 Each is sent to both worlds' lists; the expected outcome is the player the
@@ -16,7 +15,7 @@ The whole matrix is printed (run with ``-s`` to see it) for the record.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from email import message_from_bytes
 from email.message import EmailMessage
@@ -27,6 +26,7 @@ from itertools import count
 import pytest
 
 from bot.engine.refusals import refused_posts
+from bot.testing.fixtures import failing_when_unavailable
 from bot.testing.signing import signing_key
 from bot.testing.trust_world import (
     BOTS,
@@ -36,6 +36,7 @@ from bot.testing.trust_world import (
     PLAIN_LIST,
     MailWorld,
     Referee,
+    mail_world,
 )
 
 ROLL = "I roll 1d6.\n"
@@ -46,9 +47,6 @@ TYPED_RESULTS = (
     "dmarc=pass header.from=a.example",
 )
 ALICE, BOB, CAROL, MALLORY, DAVE = (PEOPLE[n] for n in ("Alice", "Bob", "Carol", "Mallory", "Dave"))
-# The lists these cases are posted to, and their referees' addresses (the world's
-# third list is the archive tests').
-LISTS = {lst: BOTS[lst] for lst in (MUNGED_LIST, PLAIN_LIST)}
 _numbers = count(1)
 
 
@@ -405,9 +403,13 @@ class Outcome:
     message_ids: tuple[str, ...]
 
 
-def referees(world: MailWorld) -> dict[str, Referee]:
-    """The referees of this module's lists, by list address."""
-    return {lst: world.referees[lst] for lst in LISTS}
+@pytest.fixture(scope="module")
+def world() -> Iterator[MailWorld]:
+    with (
+        failing_when_unavailable("the mail world (DNS, Postfix, Mailman 3, Dovecot)"),
+        mail_world() as started,
+    ):
+        yield started
 
 
 def outcome(world: MailWorld, referee: Referee, message_id: str) -> Outcome:
@@ -434,12 +436,12 @@ def outcome(world: MailWorld, referee: Referee, message_id: str) -> Outcome:
 def outcomes(world: MailWorld) -> dict[tuple[str, str], Outcome]:
     sent: dict[tuple[str, str], list[Sent]] = {}
     for case in CASES:
-        for lst, bot in LISTS.items():
+        for lst, bot in BOTS.items():
             mails = case.build(world, lst, bot)
             for one in mails:
                 world.send(one.raw, one.mail_from, list(one.recipients))
             sent[(case.name, lst)] = mails
-    for lst, referee in referees(world).items():
+    for lst, referee in world.referees.items():
         ids = [m.message_id for (name, on), mails in sent.items() if on == lst for m in mails]
         world.wait_settled(referee, ids, timeout=120)
     found = {
@@ -465,7 +467,7 @@ def print_matrix(found: dict[tuple[str, str], Outcome]) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-@pytest.mark.parametrize("lst", list(LISTS), ids=["munged", "plain"])
+@pytest.mark.parametrize("lst", list(BOTS), ids=["munged", "plain"])
 def test_each_post_is_judged_as_its_real_author_or_refused(
     outcomes: dict[tuple[str, str], Outcome], case: Case, lst: str
 ) -> None:
@@ -511,7 +513,7 @@ def test_a_refused_post_is_listed_with_its_reason_and_answered_to_nobody(
 def test_the_private_answer_goes_to_the_sender_alone_and_says_how_e_was_authenticated(
     world: MailWorld, outcomes: dict[tuple[str, str], Outcome]
 ) -> None:
-    for lst, referee in referees(world).items():
+    for lst, referee in world.referees.items():
         found = outcomes[("genuine private request, DKIM-signed", lst)]
         [message_id] = found.message_ids
         rows = [row for row in world.judged(referee, message_id) if row.status == "processed"]
@@ -524,7 +526,7 @@ def test_the_private_answer_goes_to_the_sender_alone_and_says_how_e_was_authenti
 def test_a_sealed_post_replayed_or_changed_is_not_judged_again(
     world: MailWorld, outcomes: dict[tuple[str, str], Outcome]
 ) -> None:
-    for lst, bot in LISTS.items():
+    for lst, bot in BOTS.items():
         referee = world.referees[lst]
         [original_id] = outcomes[("genuine plain post", lst)].message_ids
         sealed = sealed_copy(world, lst, bot, original_id)
@@ -556,7 +558,7 @@ def test_a_sealed_post_replayed_or_changed_is_not_judged_again(
 
 
 def test_the_referee_never_answers_its_own_rulings(world: MailWorld) -> None:
-    for referee in referees(world).values():
+    for referee in world.referees.values():
         answered = {m.in_reply_to_pk for m in world.outbox(referee) if m.in_reply_to_pk}
         with referee.app.session_factory() as session:
             from bot.store.models import Message
@@ -592,7 +594,7 @@ def test_a_typed_authentication_result_never_reaches_mailman(
         "From: Alice with a typed A-R of the list's authserv-id on top",
         "From: Alice with a typed A-R of the list's authserv-id below another",
     ):
-        for lst, referee in referees(world).items():
+        for lst, referee in world.referees.items():
             [message_id] = outcomes[(name, lst)].message_ids
             [row] = world.judged(referee, message_id)
             head = row.raw.partition(b"\r\n\r\n")[0].decode()
@@ -604,7 +606,7 @@ def test_a_typed_authentication_result_never_reaches_mailman(
 def test_the_genuine_posts_came_with_the_list_s_footer_and_prefix(
     world: MailWorld, outcomes: dict[tuple[str, str], Outcome]
 ) -> None:
-    for lst, referee in referees(world).items():
+    for lst, referee in world.referees.items():
         [message_id] = outcomes[("genuine HTML-only post", lst)].message_ids
         [row] = world.judged(referee, message_id)
         mail = message_from_bytes(row.raw)
