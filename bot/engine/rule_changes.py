@@ -44,6 +44,8 @@ CLOCK = "ntime.clock"  # rule 3 A: the value is True when the Clock is turned On
 # Rules 23 and 205: "ntime.stop.RULE", the value {"stopped": bool, "reason": str}
 # (bot.engine.clock_stops writes them; the Clock reads them with the switches).
 STOP_PREFIX = "ntime.stop."
+# The reason of a post held while the Clock was Off and queued again (rule 3 B).
+RELEASED = "the Clock is On again"
 
 
 class Kind(Enum):
@@ -344,7 +346,7 @@ def release_held_posts(session: Session, services: Services) -> int:
     held = session.scalars(select(Message).where(Message.status == "held")).all()
     released = [m for m in held if services.clock.effective_time(m.received_at) is not None]
     for message in released:
-        message.status, message.status_reason = "queued", "the Clock is On again"
+        message.status, message.status_reason = "queued", RELEASED
     return len(released)
 
 

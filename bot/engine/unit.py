@@ -26,6 +26,7 @@ from bot.engine.clock_stops import settle_leave_stop
 from bot.engine.games.base import GameAdapter, TurnPerPostAdapter
 from bot.engine.players import player_for_address
 from bot.engine.private_secrets import UNAUTHENTICATED_PRIVATE_MAIL, secret_authentication
+from bot.engine.rule_changes import RELEASED
 from bot.engine.rulings import Board, Outcome, Ruling, Turn, not_taken, rejected
 from bot.engine.services import Services
 from bot.ingress.ingest import REFUSED_MARK, post_message_id
@@ -96,19 +97,23 @@ def process_message(
         # is chatting; answering "not understood" to the list would be noise.
         _finish(message, "processed", "no actions from someone who is not a player")
         return
-    judged_before = _judged_positions(session, message)
+    # Only a post held while the Clock was Off may have had actions judged already.
+    released = message.status_reason == RELEASED
+    judged_before = _judged_positions(session, message) if released else frozenset()
     effective_at = services.clock.effective_time(message.received_at)
     if effective_at is None:
         _judge_while_off(session, message, context, services, judged_before)
         return
-    positions = frozenset(range(1, len(list(planned(context.parsed.actions))) + 1))
-    positions -= judged_before
-    # A post judged in part while the Clock was Off gets a second ruling, on the rest.
-    part = "#clock-on" if judged_before else ""
-    outcome = judge_post(session, message, context, services, effective_at, positions)
-    if judged_before:
-        outcome = replace(outcome, not_understood=())  # answered in the first ruling
-    _record_and_reply(session, message, context, services, outcome, part)
+    if not judged_before:
+        outcome = judge_post(session, message, context, services, effective_at)
+        _record_and_reply(session, message, context, services, outcome, "")
+        _finish(message, "processed", f"{len(outcome.rulings)} action(s) judged")
+        return
+    # Judged in part while the Clock was Off: a second ruling, on the rest.
+    rest = frozenset(range(1, len(list(planned(context.parsed.actions))) + 1)) - judged_before
+    outcome = judge_post(session, message, context, services, effective_at, rest)
+    outcome = replace(outcome, not_understood=())  # answered in the first ruling
+    _record_and_reply(session, message, context, services, outcome, "#clock-on")
     _finish(message, "processed", f"{len(outcome.rulings)} action(s) judged")
 
 
@@ -129,16 +134,9 @@ def _judge_while_off(
     """
     assert context.parsed is not None
     actions = list(planned(context.parsed.actions))  # numbered as judge_post numbers them
-    now = frozenset(
-        position
-        for position, action in enumerate(actions, start=1)
-        if services.allowed_while_clock_off(action.action) and position not in judged_before
-    )
-    waiting = [
-        (position, action)
-        for position, action in enumerate(actions, start=1)
-        if not services.allowed_while_clock_off(action.action) and position not in judged_before
-    ]
+    pending = [(p, a) for p, a in enumerate(actions, start=1) if p not in judged_before]
+    now = frozenset(p for p, a in pending if services.allowed_while_clock_off(a.action))
+    waiting = [(p, a) for p, a in pending if p not in now]
     if not now:
         _finish(message, "held", "posted while the Clock is Off (rule 3 B)")
         return
@@ -196,8 +194,6 @@ def _record_and_reply(
 
 def _judged_positions(session: Session, message: Message) -> frozenset[int]:
     """The actions of ``message`` already judged (while the Clock was Off, rule 3 B)."""
-    if message.id is None:
-        return frozenset()
     rows = session.scalars(
         select(ActionRecord.position).where(ActionRecord.message_pk == message.id)
     )
