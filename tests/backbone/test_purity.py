@@ -120,3 +120,27 @@ def test_the_walker_sees_what_it_must_forbid() -> None:
         "datetime.datetime.now() on line 6",
         "dynamic import on line 7",
     ]
+
+
+# Each game's rules import only themselves, the shared errors and what is
+# listed here of the rest of ``bot.games``: a game never reaches into another.
+SHARED = ("bot.games.errors",)
+GAME_IMPORTS = {
+    # The Lost Soul labels of rule 14.
+    "go": (*SHARED, "bot.games.lost_souls"),
+    "knucklebones": SHARED,
+    # Hidden deals draw from the dice package's stream (itself pure).
+    "cards": (*SHARED, "bot.games.dice"),
+}
+
+
+@pytest.mark.parametrize("game", GAME_IMPORTS)
+def test_a_games_rules_import_no_other_game(game: str) -> None:
+    package = GAMES / game
+    files = sorted(package.rglob("*.py"))
+    assert len(files) >= 10, f"the walker found {len(files)} modules in bot/games/{game}"
+    allowed = (f"bot.games.{game}", *GAME_IMPORTS[game])
+    for path in files:
+        for name in imports_in(path.read_text(), package_of(path)):
+            within = any(name == prefix or name.startswith(f"{prefix}.") for prefix in allowed)
+            assert within or not name.startswith("bot."), f"{module_name(path)} imports {name}"
