@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime, timedelta
-from email import message_from_bytes
-from email.message import EmailMessage
-from email.policy import default
 from pathlib import Path
 
 import pytest
@@ -21,9 +18,10 @@ from bot.app import App
 from bot.engine.worker import process_queue
 from bot.posts import compose_post
 from bot.runner import store_message
-from bot.store.models import ActionRecord, Message, OutboxMessage, Player
+from bot.store.models import Player
 from bot.testing import go_game
 from bot.testing.apps import make_app
+from bot.testing.judged import recorded_rulings, reply_body
 
 
 class Bot:
@@ -50,38 +48,13 @@ class Bot:
         )
         store_message(self.app, raw, "smtp", at)
         process_queue(self.app.session_factory, self.app.services)
-        return self._rulings(identifier), self._reply(identifier)
+        return recorded_rulings(self.app, identifier), reply_body(self.app, identifier)
 
     def player_id(self, name: str) -> int:
         with self.app.session_factory() as session:
             found = session.scalar(select(Player.id).where(Player.name == name))
         assert found is not None, f"no player {name}"
         return found
-
-    def _rulings(self, identifier: str) -> list[tuple[str, str, str, str]]:
-        with self.app.session_factory() as session:
-            rows = session.scalars(
-                select(ActionRecord)
-                .join(Message, Message.id == ActionRecord.message_pk)
-                .where(Message.message_id == identifier)
-                .order_by(ActionRecord.position)
-            )
-            return [(r.action, r.ruling, r.rule, r.summary or r.reason) for r in rows]
-
-    def _reply(self, identifier: str) -> str:
-        with self.app.session_factory() as session:
-            raw = session.scalar(
-                select(OutboxMessage.raw)
-                .join(Message, Message.id == OutboxMessage.in_reply_to_pk)
-                .where(Message.message_id == identifier, OutboxMessage.kind == "ruling")
-            )
-        if raw is None:
-            return ""
-        mail = message_from_bytes(raw, policy=default)
-        assert isinstance(mail, EmailMessage)
-        body = mail.get_body(preferencelist=("plain",))
-        assert body is not None
-        return str(body.get_content())
 
 
 @pytest.fixture

@@ -10,9 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email import message_from_bytes
-from email.message import EmailMessage
-from email.policy import default
 from pathlib import Path
 
 import pytest
@@ -23,9 +20,10 @@ from bot.engine import ledger
 from bot.engine.worker import process_queue
 from bot.posts import compose_post
 from bot.runner import store_message
-from bot.store.models import ActionRecord, LedgerEntry, Message, OutboxMessage, Player
+from bot.store.models import LedgerEntry, Message, Player
 from bot.testing import go_game
 from bot.testing.apps import make_app
+from bot.testing.judged import recorded_rulings, reply_body
 
 
 def instant(nweek: int, hours: float = 1) -> datetime:
@@ -70,31 +68,7 @@ class Table:
         )
         store_message(self.app, raw, "smtp", at)
         process_queue(self.app.session_factory, self.app.services)
-        return Judged(self._rulings(identifier), self._reply(identifier))
-
-    def _rulings(self, identifier: str) -> list[tuple[str, str, str, str]]:
-        with self.app.session_factory() as session:
-            rows = session.scalars(
-                select(ActionRecord)
-                .join(Message, Message.id == ActionRecord.message_pk)
-                .where(Message.message_id == identifier)
-                .order_by(ActionRecord.position)
-            )
-            return [(r.action, r.ruling, r.rule, r.summary or r.reason) for r in rows]
-
-    def _reply(self, identifier: str) -> str:
-        with self.app.session_factory() as session:
-            raw = session.scalar(
-                select(OutboxMessage.raw)
-                .join(Message, Message.id == OutboxMessage.in_reply_to_pk)
-                .where(Message.message_id == identifier, OutboxMessage.kind == "ruling")
-            )
-        if raw is None:
-            return ""
-        mail = message_from_bytes(raw, policy=default)
-        assert isinstance(mail, EmailMessage)
-        body = mail.get_body(preferencelist=("plain",))
-        return str(body.get_content()) if body is not None else ""
+        return Judged(recorded_rulings(self.app, identifier), reply_body(self.app, identifier))
 
     def balance(self, name: str, currency: str) -> int:
         with self.app.session_factory() as session:
