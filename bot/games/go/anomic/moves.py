@@ -69,7 +69,7 @@ from bot.games.go.anomic.state import (
     built_from,
     with_player,
 )
-from bot.games.go.anomic.superko import BoardHistory, stone_key
+from bot.games.go.anomic.superko import BoardHistory, codes_table, stone_key
 from bot.games.go.dragons import (
     Dragon,
     all_dragons,
@@ -134,7 +134,7 @@ def place_stone(
         doomed = _doomed_dragons(state, board, point, code, neighbours)
     if doomed is None:
         _refuse_breathless(state, context.player, point)
-    key = state.key ^ stone_key(point, code)
+    key = state.key ^ codes_table(code)[point]  # stone_key without a call
     players, captures = state.players, _NO_EVENTS
     if doomed:
         players, captures, key = _captured(state, board, doomed, key, draws)
@@ -147,7 +147,9 @@ def place_stone(
         breathless = state.breathless
     else:
         breathless = _breathless(board, state.breathless | {point}, state.friendship, neighbours)
-    result = _placement_result(state, context, point, final, key, players, breathless, captures)
+    result = _placement_result(
+        state, context, code, point, final, key, players, breathless, captures
+    )
     if state.offers and any(offeree == context.player for _, offeree in state.offers):
         result = _voiding_offers(result, context.player)
     return result
@@ -314,7 +316,8 @@ def _with_placer(state: AnomicState, context: MoveContext, point: Point) -> Anom
         state = add_players(state, [player])
     record = state.players[state.player_codes[player] - 1]
     parameters = state.parameters
-    if _too_soon(record, context, parameters.move_interval):
+    last = record.last_limited_move_at  # _too_soon, inlined: every placement asks it
+    if last is not None and abs(context.at - last) < parameters.move_interval:
         _check_interval(
             state, record, context, f"place a stone at {parameters.format_point(point)}"
         )
@@ -357,9 +360,14 @@ def _doomed_groups(
         if not stone:
             breathing = True
         elif stone != code and not (doomed and _within_any(other, doomed)):
-            group = _dead_group(board, other, neighbours)
-            if group is not None:
-                doomed.append(group)
+            # _dead_group, inlined: most enemy stones show a Liberty next to them.
+            for beside in neighbours[other]:
+                if not board[beside]:
+                    break
+            else:
+                group = dead_group_of(board, other, neighbours)
+                if group is not None:
+                    doomed.append(group)
     if doomed or breathing or _dead_group(board, point, neighbours) is None:
         return doomed
     return None
@@ -441,6 +449,7 @@ def _check_superko(
 def _placement_result(
     state: AnomicState,
     context: MoveContext,
+    code: int,
     point: Point,
     board: bytes,
     key: int,
@@ -455,35 +464,29 @@ def _placement_result(
     runs this per stone, so the records are copied by ``built_from``
     rather than ``dataclasses.replace``, which costs several times as much.
     """
-    code = state.player_codes[context.player]
     from_reserve = state.parameters.placement_uses_reserve
     mover = players[code - 1]
-    moved = built_from(
-        GoPlayer,
-        mover.__dict__
-        | {
-            "is_go_player": True,
-            "last_limited_move_at": context.at,
-            "reserve": mover.reserve - 1 if from_reserve else mover.reserve,
-        },
-    )
+    # A copy of the fields with a few set is cheaper than merging in a new dict.
+    moved_fields = mover.__dict__.copy()
+    moved_fields["is_go_player"] = True
+    moved_fields["last_limited_move_at"] = context.at
+    if from_reserve:
+        moved_fields["reserve"] = mover.reserve - 1
+    moved = built_from(GoPlayer, moved_fields)
     move_number = state.move_number + 1
-    successor = built_from(
-        AnomicState,
-        state.__dict__
-        | {
-            "board": board,
-            "players": players[: code - 1] + (moved,) + players[code:],
-            "last_placer": context.player,
-            "last_placement_nweek": context.nweek,
-            "breathless": breathless,
-            "key": key,
-            "move_number": move_number,
-            "started_nweek": context.nweek if state.started_nweek is None else state.started_nweek,
-            # The caller has just looked the board up in the log and not found it.
-            "positions": state.positions.with_new_board(board, key, move_number),
-        },
-    )
+    fields = state.__dict__.copy()
+    fields["board"] = board
+    fields["players"] = players[: code - 1] + (moved,) + players[code:]
+    fields["last_placer"] = context.player
+    fields["last_placement_nweek"] = context.nweek
+    fields["breathless"] = breathless
+    fields["key"] = key
+    fields["move_number"] = move_number
+    if state.started_nweek is None:
+        fields["started_nweek"] = context.nweek
+    # The caller has just looked the board up in the log and not found it.
+    fields["positions"] = state.positions.with_new_board(board, key, move_number)
+    successor = built_from(AnomicState, fields)
     events = _placement_events(context.player, point, from_reserve) + captures
     return built_from(MoveResult, {"state": successor, "events": events})
 

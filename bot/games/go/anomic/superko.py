@@ -28,7 +28,8 @@ MAXIMUM_POINTS = 26 * 26
 
 
 @functools.cache
-def _codes_table(code: int) -> tuple[int, ...]:
+def codes_table(code: int) -> tuple[int, ...]:
+    """The Zobrist numbers of a stone of board code ``code``, by point."""
     return tuple(
         int.from_bytes(hashlib.blake2b(f"{point}.{code}".encode(), digest_size=8).digest(), "big")
         for point in range(MAXIMUM_POINTS)
@@ -37,7 +38,7 @@ def _codes_table(code: int) -> tuple[int, ...]:
 
 def stone_key(point: int, code: int) -> int:
     """The Zobrist number of a stone of board code ``code`` on ``point``."""
-    return _codes_table(code)[point]
+    return codes_table(code)[point]
 
 
 def board_key(board: bytes | bytearray) -> int:
@@ -45,7 +46,7 @@ def board_key(board: bytes | bytearray) -> int:
     key = 0
     for point, code in enumerate(board):
         if code:
-            key ^= _codes_table(code)[point]
+            key ^= codes_table(code)[point]
     return key
 
 
@@ -87,7 +88,10 @@ class PositionLog:
         return iter(self._entries[: self._length])
 
     def earlier(self, key: int, board: bytes) -> Earlier | None:
-        for position in self._index.get(key, ()):
+        positions = self._index.get(key)
+        if positions is None:  # nearly always: one lookup and done
+            return None
+        for position in positions:
             if position < self._length and self._entries[position][1] == board:
                 return Earlier(self._entries[position][2])
         return None
