@@ -25,7 +25,9 @@ CHATTER: tuple[str, ...] = (
     "Has anyone worked out how the alliance rules interact with the capture rule?",
     "Thanks for the update on the board; it is much easier to follow now.",
     "I agree with {other} on this one, for what it is worth.",
-    "My vote on Proposal {number} is FOR, and on Proposal {number2} AGAINST.",
+    # A report of votes cast, not a vote: "My vote on Proposal N is FOR" would be
+    # one (rule 15), and the referee judges it.
+    "I voted FOR Proposal {number} and AGAINST Proposal {number2} last nweek.",
     "I'll be away for a few days next week, so do not expect much from me until then.",
     "That is an interesting reading of rule 1639 D, though not the one I would take.",
     "The Arena has been quiet lately; maybe the next nweek will liven it up.",
