@@ -225,7 +225,7 @@ def commit_private_votes(
     arguments = {"votes": published, "received_at": message.received_at.isoformat()}
     record = AdminRecord(record_id, COMMIT, arguments, effective_at)
     summary = f"{len(published)} private vote(s) committed"
-    _publish(session, services, record, COMMIT_PREAMBLE, message.received_at, summary)
+    publish_record(session, services, record, COMMIT_PREAMBLE, message.received_at, summary)
 
 
 def _player_name(session: Session, player_id: int | None) -> str:
@@ -260,7 +260,7 @@ def signing_key(services: Services) -> BotKey:
     )
 
 
-def _publish(
+def publish_record(
     session: Session,
     services: Services,
     record: AdminRecord,
@@ -268,7 +268,10 @@ def _publish(
     received_at: datetime,
     summary: str,
 ) -> None:
-    """Sign ``record``, store it as applied here, and queue it to the list."""
+    """Sign ``record``, store it as applied here, and queue it to the list.
+
+    Any game's signed record of something sent privately (rule 15 B's votes
+    here) reaches the list archive this way."""
     settings = services.settings
     _, raw = compose_record_mail(
         record,
@@ -313,7 +316,7 @@ def reveal_private_votes(
         entries = tuple(replace(entry, published=True) for entry in seals.entries)
         save_seals(session, replace(seals, entries=entries))
         known = [entry for entry in entries if entry.action is not None]
-        if not known or _stored_reveal(session, reveal_message_id(seals.reveal, domain)):
+        if not known or stored_record(session, reveal_message_id(seals.reveal, domain)):
             continue
         votes = [
             {
@@ -330,7 +333,7 @@ def reveal_private_votes(
         }
         record = AdminRecord(seals.reveal, REVEAL, arguments, at)
         summary = f"{len(votes)} private vote(s) on poll {poll} revealed"
-        _publish(session, services, record, REVEAL_PREAMBLE, at, summary)
+        publish_record(session, services, record, REVEAL_PREAMBLE, at, summary)
 
 
 def _unsealed(session: Session, services: Services, seals: PollSeals) -> PollSeals:
@@ -377,7 +380,8 @@ def _insert_vote(session: Session, services: Services, action: Mapping[str, Any]
     save_poll(session, replace(stored, poll=replace(stored.poll, votes=tuple(votes))))
 
 
-def _stored_reveal(session: Session, message_id: str) -> Message | None:
+def stored_record(session: Session, message_id: str) -> Message | None:
+    """The stored mail (the first copy) with ``message_id``: a record the archive brought."""
     query = select(Message).where(
         or_(Message.message_id == message_id, Message.message_id.startswith(message_id + COPY_MARK))
     )
@@ -430,7 +434,7 @@ def _revealed(
 
     Raises ``RecordRefused`` for a reveal that does not verify or match.
     """
-    stored = _stored_reveal(session, reveal_message_id(reveal, services.settings.bot_domain))
+    stored = stored_record(session, reveal_message_id(reveal, services.settings.bot_domain))
     if stored is None:
         return None
     settings = services.pipeline_settings
