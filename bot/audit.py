@@ -22,6 +22,7 @@ from email.policy import default
 from pathlib import Path
 
 from bot.games import dice
+from bot.games.cards.proofs import audit_hidden
 from bot.ingress.replay import archive_posts
 
 PROOF = re.compile(
@@ -132,6 +133,7 @@ def verify_archive(path: Path) -> AuditReport:
     seeds: dict[int, str] = {}
     rolls: list[ClaimedRoll] = []
     draws: list[ClaimedDraw] = []
+    bodies: list[str] = []  # for the hidden draws' lines, in archive order
     mails = bot_mails = 0
     for post in archive_posts(path):
         mails += 1
@@ -142,6 +144,7 @@ def verify_archive(path: Path) -> AuditReport:
             continue
         bot_mails += 1
         body = _body(mail)
+        bodies.append(body)
         if kind == "dice-commitment":
             _remember(body, "Commitment", commitments)
         elif kind == "dice-reveal":
@@ -153,8 +156,18 @@ def verify_archive(path: Path) -> AuditReport:
             draws.extend(_claimed_draws(body, str(mail.get("Message-ID", ""))))
     report = _check(rolls, commitments, seeds)
     _check_draws(report, draws, commitments, seeds)
+    _check_hidden(report, bodies)
     report.mails, report.bot_mails = mails, bot_mails
     return report
+
+
+def _check_hidden(report: AuditReport, bodies: list[str]) -> None:
+    """Hidden draws (a Card dealt privately): each revealed deal and deal key."""
+    hidden = audit_hidden(bodies)
+    report.checked += hidden.checked
+    report.wrong += hidden.wrong
+    report.unrevealed += hidden.unconfirmed
+    report.lines.extend(hidden.lines)
 
 
 def _claimed_draws(body: str, ruling_id: str) -> list[ClaimedDraw]:
