@@ -267,11 +267,13 @@ def publish_record(
     preamble: str,
     received_at: datetime,
     summary: str,
+    source: str = SOURCE,
 ) -> None:
     """Sign ``record``, store it as applied here, and queue it to the list.
 
     Any game's signed record of something sent privately (rule 15 B's votes
-    here) reaches the list archive this way."""
+    here; a contest's answers, a sealed Trade notice) reaches the list
+    archive this way; ``source`` is the stored mail's ``Message.source``."""
     settings = services.settings
     _, raw = compose_record_mail(
         record,
@@ -282,7 +284,7 @@ def publish_record(
         preamble,
         services,
     )
-    result = ingest(session, raw, SOURCE, received_at)
+    result = ingest(session, raw, source, received_at)
     stored = session.get(Message, result.message_pk)
     if not result.stored or stored is None:
         # The archive brought this record already (a replay fed both the bot's
@@ -427,6 +429,24 @@ def _listed(arguments: Mapping[str, Any], name: str) -> list[Mapping[str, Any]]:
     return items
 
 
+def stored_reveal(
+    session: Session, services: Services, reveal: str, what: str
+) -> AdminRecord | None:
+    """The signed record ``reveal`` as the archive brought it; None if it has not yet.
+
+    Raises ``RecordRefused`` when the stored mail is not the referee's
+    signed record (``what`` names it in the refusal).
+    """
+    stored = stored_record(session, reveal_message_id(reveal, services.settings.bot_domain))
+    if stored is None:
+        return None
+    settings = services.pipeline_settings
+    try:
+        return read_record(stored.raw, settings.bot_domain, settings.trust.lookup())
+    except RecordError as error:
+        raise RecordRefused(f"{what} is not the referee's: {error}") from None
+
+
 def _revealed(
     session: Session, services: Services, poll: int, commitment: str, reveal: str
 ) -> tuple[Mapping[str, Any], str] | None:
@@ -434,14 +454,9 @@ def _revealed(
 
     Raises ``RecordRefused`` for a reveal that does not verify or match.
     """
-    stored = stored_record(session, reveal_message_id(reveal, services.settings.bot_domain))
-    if stored is None:
+    document = stored_reveal(session, services, reveal, f"the reveal of poll {poll}")
+    if document is None:
         return None
-    settings = services.pipeline_settings
-    try:
-        document = read_record(stored.raw, settings.bot_domain, settings.trust.lookup())
-    except RecordError as error:
-        raise RecordRefused(f"the reveal of poll {poll} is not the referee's: {error}") from None
     if document.command != REVEAL or int(document.arguments.get("poll", -1)) != poll:
         raise RecordRefused(f"record {reveal} is not the reveal of poll {poll}")
     for item in _listed(document.arguments, "votes"):

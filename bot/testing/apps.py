@@ -18,10 +18,12 @@ from typing import Any
 from imapclient import IMAPClient
 from sqlalchemy import select
 
-from bot.app import App, build_app
+from bot.app import App, build_app, build_services
 from bot.config import (
+    DEFAULT_GAMES,
     BotSettings,
     DatabaseSettings,
+    GamesSettings,
     ImapSettings,
     NtimeSettings,
     OutboundSettings,
@@ -32,6 +34,7 @@ from bot.config import (
 )
 from bot.engine.views import game_view
 from bot.outbound.compose import compose_report
+from bot.pipeline.context import PipelineSettings
 from bot.store.models import ActionRecord, Message
 from bot.testing import go_game
 from bot.testing.dovecot import ImapAccount
@@ -61,6 +64,12 @@ def game_settings(folder: Path, database_url: str = "", **sections: Any) -> Sett
         ),
     )
     return replace(settings, **sections)
+
+
+def pipeline_with(folder: Path, *games: str) -> PipelineSettings:
+    """The pipeline settings of the scripted game with ``games`` enabled besides the defaults."""
+    enabled = GamesSettings(enabled=(*DEFAULT_GAMES, *games))
+    return build_services(game_settings(folder, games=enabled)).pipeline_settings
 
 
 def make_app(folder: Path, database_url: str = "", **sections: Any) -> App:

@@ -31,7 +31,7 @@ import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
@@ -40,9 +40,6 @@ from bot.engine import ledger, objects
 from bot.engine.admin_records import (
     AdminRecord,
     RecordError,
-    applied_row,
-    compose_record_mail,
-    record_outbox_row,
 )
 from bot.engine.games.cards_deals import card_object, dealer_of, sealed_notice_key
 from bot.engine.games.cards_state import (
@@ -55,14 +52,13 @@ from bot.engine.games.cards_state import (
 )
 from bot.engine.holdings import POINTS, Cause, gain, spend
 from bot.engine.players import find_player_by_name
-from bot.engine.private_records import canonical_json, signing_key
+from bot.engine.private_records import canonical_json, publish_record
 from bot.engine.rulings import Outcome, Ruling, Turn
 from bot.games.cards import parse_card_name
 from bot.games.cards.pooker import TRADE_FEE, Trade, TradeNotice, match_notices, resolve_pcards
 from bot.games.cards.pooker.trades import check_notice
 from bot.games.errors import IllegalActionError
 from bot.games.objects import player_holder
-from bot.ingress.ingest import ingest
 from bot.store.models import Message, Player
 
 if TYPE_CHECKING:
@@ -307,33 +303,8 @@ def publish_trade_records(
         sealed, tag = seal(notice_key(services.master_secret, identifier), document)
         arguments = {"sealed": sealed, "tag": tag, "version": "sealed-v1"}
         record = AdminRecord(identifier, COMMAND, arguments, effective_at)
-        _publish(session, services, record, message.received_at)
-
-
-def _publish(
-    session: Session, services: Services, record: AdminRecord, received_at: datetime
-) -> None:
-    """Sign ``record``, store it as applied here, and queue it to the list."""
-    settings = services.settings
-    _, raw = compose_record_mail(
-        record,
-        signing_key(services),
-        settings.bot.address,
-        settings.bot.name,
-        settings.bot.list_address,
-        PREAMBLE,
-        services,
-    )
-    result = ingest(session, raw, SOURCE, received_at)
-    stored = session.get(Message, result.message_pk)
-    if not result.stored or stored is None:
-        return  # the archive brought it already (a replay fed the bot's mailbox too)
-    summary = "a sealed Trade notice"
-    stored.status, stored.status_reason = "processed", f"admin record applied: {summary}"
-    stored.subject, stored.sender = f"[admin] {summary}", settings.bot.address
-    stored.processed_at = datetime.now(UTC)
-    session.add(applied_row(record, stored.id, summary))
-    session.add(record_outbox_row(stored, settings.bot.list_address))
+        summary = "a sealed Trade notice"
+        publish_record(session, services, record, PREAMBLE, message.received_at, summary, SOURCE)
 
 
 # -- replay: judging a sealed notice again ---------------------------------------------------

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
-from bot.engine.admin_records import AdminRecord, RecordError, RecordRefused, read_record
+from bot.engine.admin_records import AdminRecord, RecordError, RecordRefused
 from bot.engine.games.contests_store import (
     ANSWER,
     NAME,
@@ -34,6 +34,7 @@ from bot.engine.private_records import (
     publish_record,
     reveal_message_id,
     stored_record,
+    stored_reveal,
 )
 from bot.engine.rulings import Outcome, Ruling
 from bot.games.contests.challenges import (
@@ -177,14 +178,9 @@ def _opened(
     session: Session, services: Services, reveal: str, commitment: str
 ) -> tuple[Mapping[str, Any], str] | None:
     """(answer document, nonce) of ``commitment`` from the stored reveal; None if none yet."""
-    stored = stored_record(session, reveal_message_id(reveal, services.settings.bot_domain))
-    if stored is None:
+    document = stored_reveal(session, services, reveal, f"the reveal {reveal}")
+    if document is None:
         return None
-    settings = services.pipeline_settings
-    try:
-        document = read_record(stored.raw, settings.bot_domain, settings.trust.lookup())
-    except RecordError as error:
-        raise RecordRefused(f"the reveal {reveal} is not the referee's: {error}") from None
     if document.command != REVEAL:
         raise RecordRefused(f"record {reveal} is not a reveal of answers")
     for item in _items(document.arguments):

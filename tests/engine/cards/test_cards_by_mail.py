@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import mailbox
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -63,6 +62,7 @@ from bot.store.models import ActionRecord, Message, OutboxMessage
 from bot.testing.apps import append_to_mailbox, game_settings, imap_settings
 from bot.testing.dovecot import DovecotServer
 from bot.testing.go_game import BOT_ADDRESS, LIST_ADDRESS, RECEIVING_SERVER
+from bot.testing.goldens import check_golden
 from bot.testing.records import recording_app
 from bot.trust.bot_key import GENERATED_RECORD
 
@@ -75,7 +75,6 @@ PLAYERS = {
 NWEEKS_OF_VOTES = 7  # each voter is dealt seven Cards: more than five, so Hands may be split
 LIST_DELAY = timedelta(seconds=3)
 GOLDEN = Path(__file__).parent / "golden"
-UPDATE_VARIABLE = "NOMICBOT_UPDATE_GOLDEN"
 
 
 def day(number: int, hour: int = 0, minute: int = 0) -> datetime:
@@ -478,25 +477,19 @@ def test_the_list_archive_alone_gives_the_same_hands_deck_and_balances(world: Wo
     assert balances(world.replayed) == balances(world.scratch.app)
 
 
-def check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get(UPDATE_VARIABLE):
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), f"{path} differs ({UPDATE_VARIABLE}=1)"
-
-
 def body(raw: bytes) -> str:
     return str(message_from_bytes(raw, policy=default).get_body().get_content())  # type: ignore[union-attr]
 
 
 def test_golden_rulings_report_and_showdown(world: World) -> None:
     rulings = [row for row in rulings_of(world.live) if row[0].startswith("cards.")]
-    check_golden("rulings.txt", "".join(f"{a} | {r} | {reason}\n" for a, r, reason in rulings))
+    check_golden(
+        GOLDEN / "rulings.txt", "".join(f"{a} | {r} | {reason}\n" for a, r, reason in rulings)
+    )
     with world.live.session_factory() as session:
         kinds = ("cards-report", "cards-showdown", "cards-motion")
         rows = session.scalars(
             select(OutboxMessage).where(OutboxMessage.kind.in_(kinds)).order_by(OutboxMessage.id)
         ).all()
         mails = [body(row.raw) for row in rows]
-    check_golden("reports.txt", "\n=====\n".join([mails[0], *mails[-2:]]))
+    check_golden(GOLDEN / "reports.txt", "\n=====\n".join([mails[0], *mails[-2:]]))

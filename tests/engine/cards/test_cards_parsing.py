@@ -15,13 +15,12 @@ import pytest
 from lark import logger as lark_logger
 
 from bot.app import build_services
-from bot.config import DEFAULT_GAMES, GamesSettings
 from bot.parser import parse_post
 from bot.parser.areas import AREAS
 from bot.parser.areas import cards as cards_area
 from bot.parser.grammar import build_post_grammar
 from bot.pipeline.context import PipelineSettings
-from bot.testing.apps import game_settings
+from bot.testing.apps import game_settings, pipeline_with
 
 READINGS = [
     ("I move to show cards.", ("cards.motion", {})),
@@ -59,9 +58,7 @@ READINGS = [
 
 @pytest.fixture(scope="module")
 def playing(tmp_path_factory: pytest.TempPathFactory) -> PipelineSettings:
-    games = GamesSettings(enabled=(*DEFAULT_GAMES, "cards"))
-    folder = tmp_path_factory.mktemp("cards-parsing")
-    return build_services(game_settings(folder, games=games)).pipeline_settings
+    return pipeline_with(tmp_path_factory.mktemp("cards-parsing"), "cards")
 
 
 @pytest.mark.parametrize(("text", "expected"), READINGS)

@@ -29,7 +29,6 @@ Refresh the golden files after a deliberate change with
 
 from __future__ import annotations
 
-import os
 import re
 import secrets
 from collections.abc import Iterator
@@ -57,6 +56,7 @@ from bot.store.models import OutboxMessage
 from bot.testing.apps import append_to_mailbox, game_settings, imap_settings
 from bot.testing.dovecot import DovecotServer
 from bot.testing.go_game import BOT_ADDRESS, EPOCH, LIST_ADDRESS, RECEIVING_SERVER
+from bot.testing.goldens import check_golden
 from bot.testing.records import (
     LIST_DELAY,
     RecordedGame,
@@ -67,7 +67,6 @@ from bot.testing.records import (
 )
 
 GOLDEN = Path(__file__).parent / "golden"
-UPDATE_VARIABLE = "NOMICBOT_UPDATE_GOLDEN"
 PLAYERS = {
     "Alice": "alice@example.test",
     "Bob": "bob@example.test",
@@ -318,14 +317,6 @@ def public_text(raw: bytes) -> str:
     return "\n".join(texts)
 
 
-def check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get(UPDATE_VARIABLE):
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), f"{path} differs ({UPDATE_VARIABLE}=1)"
-
-
 def contest(app: App, key: str) -> dict[str, Any]:
     for each in view(app, "contests")["contests"]:
         if each["contest"] == key:
@@ -356,7 +347,7 @@ def test_the_rulings_are_the_golden_ones(world: World) -> None:
         f"{action} | {ruling} | {reason}\n" for action, ruling, reason, _, _ in rulings(world.app)
     )
     # A commitment hashes a random nonce: it differs from run to run.
-    check_golden("rulings.txt", re.sub(r"\b[0-9a-f]{64}\b", "<commitment>", lines))
+    check_golden(GOLDEN / "rulings.txt", re.sub(r"\b[0-9a-f]{64}\b", "<commitment>", lines))
 
 
 def test_the_similarity_game_fees_prize_and_succession(world: World) -> None:
@@ -448,13 +439,13 @@ def test_the_reports_are_the_golden_ones(world: World) -> None:
         f"To: {mail['To']}\nSubject: {mail['Subject']}\n\n{mail.get_body().get_content()}"  # type: ignore[union-attr]
         for mail in mails
     )
-    check_golden("reports.txt", text)
+    check_golden(GOLDEN / "reports.txt", text)
 
 
 def test_the_state_view_shows_the_contests(world: World) -> None:
     with world.app.session_factory() as session:
         text = game_view(session, world.app.services, "contests").text
-    check_golden("view.txt", re.sub(r"\b[0-9a-f]{16}\.\.\.", "<commitment>...", text))
+    check_golden(GOLDEN / "view.txt", re.sub(r"\b[0-9a-f]{16}\.\.\.", "<commitment>...", text))
 
 
 def test_an_archive_cut_before_the_period_ends_keeps_the_answers_sealed(

@@ -10,11 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import build_services
-from bot.config import DEFAULT_GAMES, GamesSettings
 from bot.parser import parse_post
 from bot.pipeline.context import PipelineSettings
-from bot.testing.apps import game_settings
+from bot.testing.apps import pipeline_with
 
 READINGS = [
     (
@@ -70,10 +68,7 @@ READINGS = [
 
 
 def pipeline(folder: Path, enabled: bool) -> PipelineSettings:
-    games = (*DEFAULT_GAMES, "contests") if enabled else DEFAULT_GAMES
-    return build_services(
-        game_settings(folder, games=GamesSettings(enabled=games))
-    ).pipeline_settings
+    return pipeline_with(folder, "contests") if enabled else pipeline_with(folder)
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,6 @@ Refresh the golden files after a deliberate change with
 from __future__ import annotations
 
 import mailbox
-import os
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.policy import default
@@ -41,11 +40,11 @@ from bot.store.models import OutboxMessage
 from bot.testing import go_game
 from bot.testing.apps import append_to_mailbox, game_settings, imap_settings
 from bot.testing.dovecot import ImapAccount
+from bot.testing.goldens import check_golden
 from bot.testing.records import RecordedGame, recording_app, rulings
 
 ALICE, BOB = go_game.ALICE, go_game.BOB
 GOLDEN = Path(__file__).parent / "golden"
-UPDATE_VARIABLE = "NOMICBOT_UPDATE_GOLDEN"
 MOST_TURNS = 60  # a bound: destroyed dice make a game longer than 17 turns
 
 
@@ -92,14 +91,6 @@ def mailed(game: RecordedGame, kinds: tuple[str, ...]) -> list[str]:
             message_from_bytes(row.raw, policy=default).get_body().get_content()  # type: ignore[union-attr]
             for row in rows
         ]
-
-
-def check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get(UPDATE_VARIABLE):
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), f"{path} differs ({UPDATE_VARIABLE}=1)"
 
 
 def player_id(game: RecordedGame, name: str) -> int:
@@ -158,14 +149,14 @@ def test_a_game_to_the_end_and_a_forfeit_by_mail_then_replayed(
     live_rulings = rulings(live.app)
     assert live_rulings == rulings(game.app)
     check_golden(
-        "rulings.txt",
+        GOLDEN / "rulings.txt",
         "".join(
             f"{action} | {ruling} | {reason}\n" for action, ruling, reason, _, _ in live_rulings
         ),
     )
     boards = mailed(live, ("ruling", "knucklebones-battle", "knucklebones-forfeit"))
     assert boards == mailed(game, ("ruling", "knucklebones-battle", "knucklebones-forfeit"))
-    check_golden("boards.txt", "\n=====\n".join(b for b in boards if "Knucklebones" in b))
+    check_golden(GOLDEN / "boards.txt", "\n=====\n".join(b for b in boards if "Knucklebones" in b))
     assert sorted(prizes(live)) == sorted(
         (kind, str(player_id(live, str(winner))), number)
         for number, winner in ((1, first.outcome.winner), (2, second.outcome.winner))
