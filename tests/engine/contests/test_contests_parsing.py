@@ -32,6 +32,15 @@ READINGS = [
         ("contests.challenge", {"contest": "mediocrity", "text": "submit your quantities"}),
     ),
     (
+        # A challenge's number before the colon, not the start of a repeat ("3 times").
+        "I announce Mediocrity sub-game 2: submit your quantities.",
+        ("contests.challenge", {"contest": "mediocrity", "text": "submit your quantities"}),
+    ),
+    (
+        "I judge Carol's answer the winner of the Similarity Game challenge 3.",
+        ("contests.judge", {"contest": "similarity", "players": ["Carol"], "verdict": "best"}),
+    ),
+    (
         "My answer to the Similarity Game: red",
         ("contests.answer", {"contest": "similarity", "answer": "red"}),
     ),
