@@ -26,6 +26,7 @@ from bot.site.pages import SCHEMA_VERSION, Page, all_pages, page_for_view, slug
 
 TEMPLATES = resource_directory("templates") / "site"
 KEEP_BUILDS = 2
+STATIC_FILES = ("site.css", "favicon.svg")
 
 
 class SiteError(RuntimeError):
@@ -87,9 +88,8 @@ def write_site(record: PublicRecord, folder: Path, title: str, archive_url: str)
     pages = list(all_pages(record, archive_url))
     for page in pages:
         write_page(environment, folder, page, title, record)
-    (folder / "site.css").write_text(
-        (TEMPLATES / "site.css").read_text(encoding="utf-8"), encoding="utf-8"
-    )
+    for name in STATIC_FILES:
+        shutil.copyfile(TEMPLATES / name, folder / name)
     (folder / "feed.atom").write_text(atom_feed(record, title), encoding="utf-8")
 
 

@@ -111,7 +111,8 @@ def view_pages(record: PublicRecord, moves: list[GoMove]) -> Iterator[Page]:
             context |= go_picture(view.data, moves[-1].placed if moves else None)
         elif view.name == "field" and view.data.get("board"):
             context["picture"] = grid_svg(str(view.data["board"]))
-        yield Page(f"view-{slug(view.name)}", view.description, "view.html.j2", context, view.data)
+        title = view.name.capitalize()
+        yield Page(f"view-{slug(view.name)}", title, "view.html.j2", context, view.data)
 
 
 def go_picture(data: dict[str, Any], last_move: str | None) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from bot.games.go.points import column_labels
 # Distinct on white and for the common colour blindnesses (Okabe and Ito's palette).
 PALETTE = ("#000000", "#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7")
 CELL = 32
-MARGIN = 28
+MARGIN = 36
 
 
 def player_colour(position: int) -> str:
@@ -39,6 +39,7 @@ def board_svg(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {extent} {extent}" '
         f'width="{extent}" height="{extent}" role="img" class="go-board">',
+        f"<title>{_summary(size, stones, last_move)}</title>",
         f'<rect width="{extent}" height="{extent}" fill="#dcb35c"/>',
         *_grid_lines(size),
         *_labels(size),
@@ -55,6 +56,12 @@ def board_svg(
         )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def _summary(size: int, stones: Mapping[str, str], last_move: str | None) -> str:
+    """The picture's name for a screen reader; the page lists every stone beside it."""
+    last = f"; the last Move was {escape(last_move)}" if last_move else ""
+    return f"A {size}x{size} Political Go board with {len(stones)} stones{last}"
 
 
 def _centre(point: str, size: int) -> tuple[int, int]:

@@ -1,0 +1,71 @@
+"""Issue 15, acceptance 3: nothing private on the site before its reveal.
+
+The site is built from the governance nweek just before its Ballot closes:
+Erin's vote on proposal 100 was mailed privately to the bot (a Concealable
+Ballot, rule 15 B), Alice asked privately for her digest, and every Minister
+has had digests mailed to em alone.  Every built file is searched for each
+private value.  After the close, the Ballot's results reveal Erin's vote,
+and the same search finds it: the search would see a leak.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import select
+
+from bot.site import build_site
+from bot.store.models import OutboxMessage
+from bot.testing.governance_week import END, SECRET_WORD, week_posts
+from bot.testing.site_files import document, every_file_text
+from bot.testing.site_games import PlayedWeek
+
+PRIVATE_VOTER = "Erin"
+
+
+def private_values(played: PlayedWeek) -> list[str]:
+    """The private posts' Message-IDs and words, and every mail the bot sent off the list."""
+    posts = [post for post in week_posts() if post.private]
+    values = [SECRET_WORD]
+    values += [post.message_id for post in posts]
+    values += [post.body.rstrip(".") for post in posts]
+    list_address = played.app.settings.bot.list_address
+    with played.app.session_factory() as session:
+        private_mails = session.execute(
+            select(OutboxMessage.message_id, OutboxMessage.recipients)
+        ).all()
+    values += [
+        message_id for message_id, recipients in private_mails if recipients != [list_address]
+    ]
+    return values
+
+
+def leaks(site: Path, values: list[str]) -> list[tuple[str, str]]:
+    return [
+        (name, value)
+        for name, text in every_file_text(site).items()
+        for value in values
+        if value.lower() in text.lower()
+    ]
+
+
+def test_no_private_value_is_in_any_file_before_the_close(week_played: PlayedWeek) -> None:
+    site = week_played.site_before_the_close
+    values = private_values(week_played)
+    assert len(values) > 10  # the secret word, two private posts, the digests and private replies
+    assert leaks(site, values) == []
+    ballot = document(site, "view-ballot")["data"]
+    assert ballot["state"] == "open"
+    for item in ballot["proposals"]:
+        assert PRIVATE_VOTER not in [vote["voter"] for vote in item["votes"]]
+    assert [item["withheld"] for item in ballot["proposals"]] == [1, 1]
+
+
+def test_after_the_close_the_revealed_vote_is_found_by_the_same_search(
+    week_played: PlayedWeek, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    build_site(week_played.app, site, at=END)
+    found = leaks(site, [SECRET_WORD])
+    assert ("view-ballot.html", SECRET_WORD) not in found  # the view shows the vote, not its word
+    assert any(name.startswith("mail-") for name, _ in found)  # the Ballot's results reveal it
