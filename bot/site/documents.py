@@ -141,18 +141,22 @@ def _sent_at(parsed: EmailMessage, stored: datetime) -> datetime:
 
 
 def public_actions(session: Session, mails: Sequence[PublicMail]) -> tuple[PublicAction, ...]:
-    """The actions of the posts ruled on publicly, in the order they were judged."""
+    """The actions of the posts ruled on publicly, and the administrator's acts, in order.
+
+    An administrator's act (``nomicbot go setup``) has no post: it is a
+    signed record mailed to the list (docs/archive.md), so public too.
+    """
     public_posts = {mail.post_message_id for mail in mails if mail.post_message_id}
     rows = session.execute(
         select(ActionRecord, Message.message_id, Player.name)
-        .join(Message, Message.id == ActionRecord.message_pk)
+        .outerjoin(Message, Message.id == ActionRecord.message_pk)
         .outerjoin(Player, Player.id == ActionRecord.player_id)
         .order_by(ActionRecord.id)
     ).all()
     return tuple(
-        _public_action(record, message_id, name or "")
+        _public_action(record, message_id or "", name or "")
         for record, message_id, name in rows
-        if message_id in public_posts
+        if record.message_pk is None or message_id in public_posts
     )
 
 

@@ -55,7 +55,7 @@ def _apply_effects(stones: dict[str, str], effects: list[object], game: str) -> 
     for effect in effects:
         if not isinstance(effect, dict) or effect.get("game") != game or "point" not in effect:
             continue
-        point, change = str(effect["point"]).upper(), str(effect.get("change", ""))
+        point, change = str(effect["point"]), str(effect.get("change", ""))
         if change in ("placed", "set up"):
             stones[point] = str(effect["owner"])
             placed = point if change == "placed" else placed

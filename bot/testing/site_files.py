@@ -32,13 +32,23 @@ def local_links(page: Path) -> list[str]:
 
 
 def broken_links(site: Path) -> list[tuple[str, str]]:
-    """(page, link) for every link of every page that names no built file."""
+    """(page, link) for every link of every page that names no built file.
+
+    A link within the page ("#stone-0", a board's stone) must name an id on it.
+    """
     return [
         (page.name, link)
         for page in sorted(site.glob("*.html"))
         for link in local_links(page)
-        if not (site / urlsplit(link).path).is_file()
+        if not _resolves(site, page, link)
     ]
+
+
+def _resolves(site: Path, page: Path, link: str) -> bool:
+    parts = urlsplit(link)
+    if not parts.path:
+        return f'id="{parts.fragment}"' in page.read_text(encoding="utf-8")
+    return (site / parts.path).is_file()
 
 
 def document(site: Path, name: str) -> Any:

@@ -31,7 +31,7 @@ SCREENSHOTS_VARIABLE = "NOMICBOT_SCREENSHOTS"
 PHONE = (412, 915)
 DESKTOP = (1024, 900)
 STONES_SCRIPT = (
-    "return Array.from(document.querySelectorAll('svg.go-board g.stone'))"
+    "return Array.from(document.querySelectorAll('svg.go-board .stone'))"
     ".map(stone => [stone.dataset.point, stone.dataset.owner]);"
 )
 # Every link of the page that stays on the site, fetched by the page itself:

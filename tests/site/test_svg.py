@@ -17,7 +17,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def stones_of(svg: str) -> dict[str, str]:
     root = ElementTree.fromstring(svg)
-    return {group.get("data-point", ""): group.get("data-owner", "") for group in root.iter(f"{SVG}g")}
+    return {
+        stone.get("data-point", ""): stone.get("data-owner", "") for stone in root.iter(f"{SVG}use")
+    }
 
 
 def test_the_go_picture_holds_the_stones_of_the_rules_board() -> None:
@@ -27,9 +29,15 @@ def test_the_go_picture_holds_the_stones_of_the_rules_board() -> None:
     assert stones_of(svg) == stones
     assert set(stones) == go_game.FINAL_ALICE | go_game.FINAL_BOB
     root = ElementTree.fromstring(svg)
-    assert root.findtext(f"{SVG}title") == "A 9x9 Political Go board with 19 stones; the last Move was G3"
-    fills = {circle.get("fill") for circle in root.iter(f"{SVG}circle") if circle.get("r") == "13"}
-    assert fills == {player_colour(0), player_colour(1)}
+    assert (
+        root.findtext(f"{SVG}title")
+        == "A 9x9 Political Go board with 19 stones; the last Move was G3"
+    )
+    drawn = {use.get("href") for use in root.iter(f"{SVG}use")}
+    assert drawn == {"#stone-0", "#stone-1"}
+    circles = {group.get("id"): group.find(f"{SVG}circle") for group in root.iter(f"{SVG}g")}
+    fills = {name: circle.get("fill") for name, circle in circles.items() if circle is not None}
+    assert fills == {"stone-0": player_colour(0), "stone-1": player_colour(1)}
 
 
 def _board_points() -> dict[str, str]:
