@@ -47,9 +47,10 @@ def archive_link(pattern: str, message_id: str | None) -> str | None:
 
 def all_pages(record: PublicRecord, archive_url: str) -> Iterator[Page]:
     moves = go_moves(record.actions)
-    yield front_page(record)
+    posters = posters_of(record.actions)
+    yield front_page(record, posters)
     yield from view_pages(record, moves)
-    yield from mail_pages(record.mails, archive_url)
+    yield from mail_pages(record.mails, archive_url, posters)
     yield from player_pages(record.actions, archive_url)
     if any(view.name == "go" for view in record.views):
         yield from go_move_pages(record, moves)
@@ -57,7 +58,12 @@ def all_pages(record: PublicRecord, archive_url: str) -> Iterator[Page]:
         yield dice_verify_page(record)
 
 
-def front_page(record: PublicRecord) -> Page:
+def posters_of(actions: tuple[PublicAction, ...]) -> dict[str, str]:
+    """Who wrote each post ruled on publicly, by Message-ID: a ruling's subject is the post's."""
+    return {action.post_message_id: action.player for action in actions if action.player}
+
+
+def front_page(record: PublicRecord, posters: dict[str, str]) -> Page:
     clock = next((view for view in record.views if view.name == "clock"), None)
     deadlines = sorted(open_deadlines(view.data for view in record.views), key=lambda item: item[1])
     latest = list(reversed(record.mails[-LATEST_COUNT:]))
@@ -65,6 +71,7 @@ def front_page(record: PublicRecord) -> Page:
         "clock": clock,
         "deadlines": deadlines,
         "latest": latest,
+        "posters": posters,
         "views": record.views,
         "players": sorted(actions_by_player(record.actions)),
     }
@@ -140,12 +147,14 @@ def mail_document(mail: PublicMail) -> dict[str, Any]:
     return document
 
 
-def mail_pages(mails: tuple[PublicMail, ...], archive_url: str) -> Iterator[Page]:
+def mail_pages(
+    mails: tuple[PublicMail, ...], archive_url: str, posters: dict[str, str]
+) -> Iterator[Page]:
     yield Page(
         "history",
         "Every ruling and report",
         "history.html.j2",
-        {"mails": list(reversed(mails))},
+        {"mails": list(reversed(mails)), "posters": posters},
         [mail_document(mail) for mail in mails],
     )
     for mail in mails:

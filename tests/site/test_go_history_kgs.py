@@ -22,7 +22,7 @@ from bot.site import build_site
 from bot.testing import kgs
 
 SAMPLE_SIZE = 2
-MINIMUM_PLACEMENTS = 50
+MINIMUM_PLACEMENTS = 30
 
 
 def sample(records: list[kgs.KgsGame]) -> list[kgs.KgsGame]:

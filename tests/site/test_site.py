@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -14,7 +15,7 @@ from click.testing import CliRunner
 from bot.app import App
 from bot.cli import main
 from bot.engine.views import game_view
-from bot.site import SiteError, build_site
+from bot.site import SiteError, build_site, rebuild
 from bot.site.pages import SCHEMA_VERSION
 from bot.site.serve import make_server
 from bot.testing import go_game
@@ -121,7 +122,7 @@ def test_a_rebuild_is_swapped_in_whole_while_a_reader_polls(
     reader = threading.Thread(target=read)
     reader.start()
     try:
-        for _ in range(4):
+        for _ in range(3):
             build_site(go_app_played, target)
     finally:
         stop.set()
@@ -129,6 +130,23 @@ def test_a_rebuild_is_swapped_in_whole_while_a_reader_polls(
     assert seen and all(text.rstrip().endswith("</html>") for text in seen)
     assert target.is_symlink()
     assert len(list((tmp_path / "site.builds").iterdir())) == 2  # the newest and the one before
+
+
+def test_the_daemons_rebuild_writes_the_configured_directory(
+    go_app_played: App, tmp_path: Path
+) -> None:
+    with pytest.raises(SiteError, match="no \\[site\\] directory"):
+        rebuild(go_app_played)
+    site = replace(go_app_played.settings.site, directory=str(tmp_path / "site"))
+    settings = replace(go_app_played.settings, site=site)
+    app = replace(
+        go_app_played,
+        settings=settings,
+        services=replace(go_app_played.services, settings=settings),
+    )
+    folder = rebuild(app)
+    assert (tmp_path / "site").resolve() == folder.resolve()
+    assert (folder / "view-go.html").is_file()
 
 
 def test_a_plain_directory_is_not_overwritten(go_app_played: App, tmp_path: Path) -> None:
