@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 
+from bot.engine.views import game_view
 from bot.games.field.life.grid import parse_grid, render_grid
-from bot.games.field.svg import grid_svg
+from bot.games.field.svg import board_rows, column_header, grid_svg
 from bot.games.go.render import parse_board
 from bot.games.go.svg import board_svg, player_colour
+from bot.site import build_site
 from bot.testing import go_game
+from bot.testing.field_matches import RITA, FieldTable, field_app, nweek_start
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -59,3 +64,27 @@ def test_the_field_picture_draws_every_cell_of_the_text_board() -> None:
     root = ElementTree.fromstring(grid_svg(text))
     letters = [group.get("data-letter") for group in root.iter(f"{SVG}g")]
     assert letters == [".", "R", ".", "G", ".", "B", ".", ".", "."]
+
+
+def test_a_life_match_is_drawn_on_the_field_page(tmp_path: Path) -> None:
+    # Rita, the Referee, selects and initializes Life (seeds 003 and 000).
+    table = FieldTable(field_app(tmp_path / "bot"))
+    table.post(
+        RITA, nweek_start(0) + timedelta(hours=10), "I select Life as the Current Field Match."
+    )
+    table.post(RITA, nweek_start(0) + timedelta(hours=11), "I initialize the field.")
+    with table.app.session_factory() as session:
+        data = game_view(session, table.app.services, "field").data
+    board = data["board"]
+    site = tmp_path / "site"
+    build_site(table.app, site, at=nweek_start(0) + timedelta(hours=12))
+    table.app.dispose()
+    page = (site / "view-field.html").read_text()
+    cells = [cell for _, row in board_rows(board) for cell in row]
+    assert page.count('<g class="cell"') == len(cells)
+    assert len(cells) == 25  # a 5 x 5 torus (seed 000)
+    # Every square holds a Cell, null (".") or coloured (seed 000: Initialize).
+    assert len([item for item in data["objects"] if item["square"]]) == len(cells)
+    assert 0 < sum(cell != "." for cell in cells) < len(cells)
+    assert column_header(board) == ["A", "B", "C", "D", "E"]
+    assert page.count('class="cell" data-letter=".') == cells.count(".")

@@ -29,10 +29,12 @@ def board_rows(board: str) -> list[tuple[str, list[str]]]:
 
 
 def column_header(board: str) -> list[str]:
-    """The column letters of ``board``: its first line that is not a row."""
+    """The column letters of ``board``: the line just above its first row."""
+    previous = ""
     for line in board.splitlines():
-        if line.strip() and _ROW.match(line) is None:
-            return line.split()
+        if _ROW.match(line) is not None:
+            return previous.split()
+        previous = line if line.strip() else previous
     return []
 
 
