@@ -7,6 +7,7 @@ same public documents the page shows, under ``SCHEMA_VERSION``.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -34,8 +35,17 @@ class Page:
 
 
 def slug(text: str) -> str:
-    """A file-name-safe form of a player's or view's name."""
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-") or "x"
+    """A file-name-safe form of a player's or view's name, distinct for distinct names.
+
+    A name that is not already safe ("Bob the Voting Fish", "Ærin") keeps its
+    safe letters and gains a short digest of itself, so two names never share
+    a page.
+    """
+    safe = re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
+    if safe == text:
+        return safe
+    digest = hashlib.sha256(text.encode()).hexdigest()[:8]
+    return f"{safe}-{digest}" if safe else digest
 
 
 def archive_link(pattern: str, message_id: str | None) -> str | None:

@@ -1,7 +1,8 @@
-"""The boards as pictures: the pure SVG renderers beside the rules' text renderers."""
+"""The boards as pictures (pure SVG beside the rules' text renderers), and page names."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 from xml.etree import ElementTree
@@ -14,6 +15,7 @@ from bot.games.field.svg import board_rows, column_header, grid_svg
 from bot.games.go.render import parse_board
 from bot.games.go.svg import board_svg, player_colour
 from bot.site import build_site
+from bot.site.pages import slug
 from bot.testing import go_game
 from bot.testing.field_matches import RITA, FieldTable, field_app, nweek_start
 
@@ -88,3 +90,11 @@ def test_a_life_match_is_drawn_on_the_field_page(tmp_path: Path) -> None:
     assert 0 < sum(cell != "." for cell in cells) < len(cells)
     assert column_header(board) == ["A", "B", "C", "D", "E"]
     assert page.count('class="cell" data-letter=".') == cells.count(".")
+
+
+def test_names_that_differ_get_pages_that_differ() -> None:
+    names = ["Alice", "Bob the Voting Fish", "Bob-the-Voting-Fish", "Ærin", "rin", "Erin!"]
+    slugs = [slug(name) for name in names]
+    assert len(set(slugs)) == len(names)
+    assert slugs[0] == "Alice"
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]+", item) for item in slugs)
