@@ -97,13 +97,18 @@ def front_page(record: PublicRecord, posters: dict[str, str]) -> Page:
 
 
 def open_deadlines(documents: Any) -> list[tuple[str, str]]:
-    """(subject, deadline) of every open poll, Ballot item and election the views show."""
-    found: list[tuple[str, str]] = []
+    """(subject, deadline) of every open poll the views show (rule 15: CFIs, Ballot items...).
+
+    A poll is any document with a subject, a deadline and ``closed`` false,
+    whichever game's view shows it; each appears once, however many views
+    show it.
+    """
+    found: set[tuple[str, str]] = set()
 
     def walk(value: Any) -> None:
         if isinstance(value, dict):
-            if value.get("deadline") and value.get("closed") is False:
-                found.append((_subject_of(value), str(value["deadline"])))
+            if value.get("subject") and value.get("deadline") and value.get("closed") is False:
+                found.add((str(value["subject"]), str(value["deadline"])))
             for item in value.values():
                 walk(item)
         elif isinstance(value, list):
@@ -111,14 +116,7 @@ def open_deadlines(documents: Any) -> list[tuple[str, str]]:
                 walk(item)
 
     walk(list(documents))
-    return sorted(set(found))
-
-
-def _subject_of(value: dict[str, Any]) -> str:
-    for key in ("subject", "title", "id", "ministry"):
-        if value.get(key):
-            return str(value[key])
-    return "poll"
+    return sorted(found)
 
 
 def view_pages(record: PublicRecord, moves: list[GoMove]) -> Iterator[Page]:

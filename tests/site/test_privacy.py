@@ -27,7 +27,7 @@ from bot.site import build_site
 from bot.store.models import OutboxMessage
 from bot.testing.apps import game_settings
 from bot.testing.go_game import LIST_ADDRESS
-from bot.testing.governance_week import END, SECRET_WORD, week_posts
+from bot.testing.governance_week import BALLOT_CLOSES, END, SECRET_WORD, week_posts
 from bot.testing.site_files import document, every_file_text
 from bot.testing.site_games import PlayedWeek
 
@@ -116,6 +116,12 @@ def test_no_private_value_is_in_any_file_before_the_close(week_played: PlayedWee
     for item in ballot["proposals"]:
         assert PRIVATE_VOTER not in [vote["voter"] for vote in item["votes"]]
     assert [item["withheld"] for item in ballot["proposals"]] == [1, 1]
+    # The front page's next deadlines: the Ballot's two polls, once each (rule 23).
+    closes = BALLOT_CLOSES.isoformat()
+    assert document(site, "index")["data"]["deadlines"] == [
+        {"subject": "proposal 100/0", "deadline": closes},
+        {"subject": "proposal 101/1", "deadline": closes},
+    ]
 
 
 def test_after_the_close_the_revealed_vote_is_found_by_the_same_search(
