@@ -362,6 +362,56 @@ def _read_script(script: Any) -> str:
 
 
 @main.group()
+def site() -> None:
+    """The public web site (docs/site.md)."""
+
+
+@site.command("build")
+@click.argument("directory", required=False, type=click.Path(path_type=Path))
+@click.option("--at", "at_text", metavar="INSTANT", help="Build as of this ISO 8601 instant.")
+@common_options
+@click.pass_context
+def site_build(context: click.Context, directory: Path | None, at_text: str | None) -> None:
+    """Build the site from the database into DIRECTORY (default: [site] directory).
+
+    DIRECTORY becomes a link to the new build, replaced in one rename.
+    """
+    from bot.app import build_app
+    from bot.site import SiteError, build_site
+
+    app = build_app(settings_from(context))
+    target = directory or _site_directory(app.settings)
+    try:
+        folder = build_site(app, target, _instant(at_text) if at_text else None)
+    except SiteError as error:
+        raise click.ClickException(str(error)) from None
+    finally:
+        app.dispose()
+    click.echo(f"built {folder}; {target} now shows it")
+
+
+def _site_directory(settings: Settings) -> Path:
+    if not settings.site.directory:
+        raise click.ClickException("give a DIRECTORY, or set [site] directory in the configuration")
+    return Path(settings.site.directory)
+
+
+@main.command()
+@click.option("--port", default=8000, show_default=True, help="The TCP port to listen on.")
+@click.option("--bind", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--directory", type=click.Path(path_type=Path), help="Default: [site] directory.")
+@common_options
+@click.pass_context
+def serve(context: click.Context, port: int, bind: str, directory: Path | None) -> None:
+    """Serve the built site over HTTP (for a small game; see deploy/GUIDE.md for nginx)."""
+    from bot.site.serve import serve_site
+
+    target = directory or _site_directory(settings_from(context))
+    click.echo(f"serving {target} on http://{bind}:{port}/")
+    serve_site(target, bind, port)
+
+
+@main.group()
 def db() -> None:
     """Database schema commands."""
 

@@ -245,6 +245,21 @@ class GamesSettings:
 
 
 @dataclass(frozen=True)
+class SiteSettings:
+    """The public web site (docs/site.md).
+
+    ``archive_url`` links each post to the list archive's copy of it:
+    ``{message_id}`` is replaced by the post's Message-ID, without angle
+    brackets and URL-quoted (e.g. HyperKitty's or Pipermail's address).
+    ``directory`` is where ``nomicbot serve`` and a rebuild find the site.
+    """
+
+    title: str = "Nomic"
+    archive_url: str = ""
+    directory: str = ""
+
+
+@dataclass(frozen=True)
 class MinistryEntry:
     """Who holds a Ministry at start-up (rule 625); elections change it later."""
 
@@ -270,6 +285,7 @@ class Settings:
     elections: ElectionSettings = field(default_factory=ElectionSettings)
     digests: DigestSettings = field(default_factory=DigestSettings)
     games: GamesSettings = field(default_factory=GamesSettings)
+    site: SiteSettings = field(default_factory=SiteSettings)
     players: tuple[PlayerEntry, ...] = ()
     ministries: tuple[MinistryEntry, ...] = ()
     # The sections of games whose settings are not built in above, as
@@ -328,6 +344,7 @@ SECTIONS: Mapping[str, type] = {
     "elections": ElectionSettings,
     "digests": DigestSettings,
     "games": GamesSettings,
+    "site": SiteSettings,
 }
 
 

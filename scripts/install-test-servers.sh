@@ -199,6 +199,10 @@ report_dovecot_version() {
     esac
 }
 
+have_chromium() {
+    [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]
+}
+
 mailman_requirements_stamp() {
     printf '%s' "$MAILMAN_REQUIREMENTS" | sha256sum | cut -d' ' -f1
 }
@@ -238,6 +242,9 @@ main() {
     postgres_bin_dir >/dev/null || missing+=(postgresql)
     have_postfix || missing+=(postfix)
     have_venv_module || missing+=(python3-venv)
+    # The site's browser test (tests/site) drives Debian's Chromium through
+    # its ChromeDriver.
+    have_chromium || missing+=(chromium chromium-driver)
     if [ "${#missing[@]}" -gt 0 ]; then
         apt_install "${missing[@]}"
     fi
@@ -249,6 +256,7 @@ main() {
     say "PostgreSQL present in $postgres_dir"
     have_postfix || die "Postfix is still missing after installing postfix"
     say "Postfix $(/usr/sbin/postconf -h -d mail_version 2>/dev/null) present"
+    have_chromium || die "Chromium or ChromeDriver is still missing after installing chromium"
     have_venv_module || die "$MAILMAN_PYTHON cannot create virtualenvs after installing python3-venv"
     # postfix and postdrop come with the Debian package; list is Debian's
     # mailing-list account (base-passwd), which runs Mailman in the tests.

@@ -110,3 +110,14 @@ def test_db_upgrade_creates_the_schema(installed: Path, elsewhere: Path) -> None
     with sqlite3.connect(elsewhere / "fresh.sqlite3") as connection:
         tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master")}
     assert {"message", "outbox", "action_log", "alembic_version"} <= tables
+
+
+def test_site_build_finds_its_templates(installed: Path, elsewhere: Path) -> None:
+    config = write_config(elsewhere / "bot")
+    target = elsewhere / "site"
+    output = run(
+        [installed / "nomicbot", "site", "build", target, "--config", config], cwd=elsewhere
+    )
+    assert f"{target} now shows it" in output
+    assert "<h1>The game now</h1>" in (target / "index.html").read_text()
+    assert (target / "site.css").is_file() and (target / "view-go.json").is_file()
