@@ -24,8 +24,8 @@ from bot.site import build_site
 from bot.site.serve import make_server
 from bot.testing import go_game
 from bot.testing.browser import Browser, chromium_paths
+from bot.testing.fixtures import failing_when_unavailable
 from bot.testing.governance_week import END
-from bot.testing.support import ServerNotInstalledError
 
 SCREENSHOTS_VARIABLE = "NOMICBOT_SCREENSHOTS"
 PHONE = (412, 915)
@@ -52,10 +52,10 @@ return statuses;
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    try:
+    # The test command installs Chromium (scripts/install-test-servers.sh): its
+    # absence is a failure that says so, as for every server the tests use.
+    with failing_when_unavailable("Chromium"):
         chromium_paths()
-    except ServerNotInstalledError as error:
-        pytest.skip(str(error))
     with Browser() as opened:
         yield opened
 
