@@ -155,7 +155,10 @@ def replay(prepared: Prepared, config: Path, outbox: Path, budget: float) -> Rep
     )
     os.close(follower)
     progress: list[tuple[float, int]] = []
-    reader = threading.Thread(target=read_progress, args=(leader, started, progress), daemon=True)
+    others: list[str] = []
+    reader = threading.Thread(
+        target=read_progress, args=(leader, started, progress, others), daemon=True
+    )
     reader.start()
     finished = wait_within(process, started + budget)
     _pid, status, usage = os.wait4(process.pid, 0)
@@ -164,7 +167,8 @@ def replay(prepared: Prepared, config: Path, outbox: Path, budget: float) -> Rep
     os.close(leader)
     summary = process.stdout.read().decode(errors="replace").strip() if process.stdout else ""
     if finished and os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"nomicbot replay failed ({os.waitstatus_to_exitcode(status)})")
+        error = "\n".join(others[-40:])
+        raise SystemExit(f"nomicbot replay failed ({os.waitstatus_to_exitcode(status)}):\n{error}")
     # ru_maxrss is in kilobytes on Linux.
     return ReplayRun(seconds, finished, summary, usage.ru_maxrss / 1024, progress)
 
@@ -180,8 +184,10 @@ def wait_within(process: subprocess.Popen[bytes], deadline: float) -> bool:
     return False
 
 
-def read_progress(leader: int, started: float, progress: list[tuple[float, int]]) -> None:
-    """Each redraw of the "judging" bar with the instant it was read."""
+def read_progress(
+    leader: int, started: float, progress: list[tuple[float, int]], others: list[str]
+) -> None:
+    """Each redraw of the "judging" bar with the instant it was read; the other lines."""
     pending = ""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     while True:
@@ -198,6 +204,8 @@ def read_progress(leader: int, started: float, progress: list[tuple[float, int]]
             match = BAR.search(line + " ")
             if match:
                 progress.append((instant, int(match.group(1))))
+            elif line.strip() and not line.startswith("storing:"):
+                others.append(line)  # warnings, or the traceback of a failure
 
 
 # --- the figures -------------------------------------------------------------------
@@ -271,14 +279,15 @@ def print_ballots(curve: Curve, planner: HistoryPlanner) -> None:
     print(f"  last tenth / first tenth: {rates[-1] / rates[0]:.2f}")
 
 
-def check(prepared: Prepared, database_url: str) -> bool:
+def check(prepared: Prepared, database_url: str, judged: int) -> bool:
+    """Every ruling of the first ``judged`` posts against the plan (all, after a full run)."""
     engine = make_engine(database_url)
     try:
         with Session(engine) as session:
-            report = archive_check.check_replay(session, prepared.planner.posts)
+            report = archive_check.check_replay(session, prepared.planner.posts[:judged])
     finally:
         engine.dispose()
-    print("rulings checked against the generator's plan:")
+    print(f"rulings of the first {judged} posts checked against the generator's plan:")
     print("\n".join(f"  {line}" for line in archive_check.describe(report, show=10)))
     return report.clean
 
@@ -351,7 +360,9 @@ def main(argv: list[str] | None = None) -> int:
             curve = Curve(run.progress)
             print_curve(curve)
             print_ballots(curve, prepared.planner)
-            clean = run.finished and check(prepared, url)
+            # A stopped replay is checked as far as it judged: its posts are judged in order.
+            judged = len(prepared.planner.posts) if run.finished else curve.judged
+            clean = check(prepared, url, judged) and run.finished
     print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
     return 0 if clean else 1
 
