@@ -12,6 +12,12 @@ goes wrong is sorted three ways (``bot.store.errors``):
 * a transient database error or a system defect is nobody's post's fault:
   it propagates, with nothing committed, to the caller (the daemon retries
   the first with backoff and stops the process on the second).
+
+A replay may judge many posts per transaction (``batch``), each in a
+SAVEPOINT of its own: a post that raises rolls back alone and is shunted as
+above, and the state committed is the same as with one transaction per post.
+The live daemon keeps one transaction per post, so that each ruling is
+committed (and can be mailed) as soon as it is made.
 """
 
 from __future__ import annotations
@@ -49,12 +55,14 @@ def process_queue(
     limit: int | None = None,
     progress: Callable[[], object] | None = None,
     pipeline: ParallelPipeline | None = None,
+    batch: int = 1,
 ) -> QueueReport:
     """Process queued messages oldest arrival first until none is left (or ``limit``).
 
     With ``pipeline``, the pure stages of the next posts run ahead in
     another process while each post is judged here, in order.  Re-queued
     timed events run first where they are due among the waiting posts.
+    ``batch`` posts at most are committed together (``process_batch``).
     Raises what ``process_next`` raises.
     """
     release_held(session_factory, services)
@@ -64,17 +72,22 @@ def process_queue(
         if events_waiting:
             next_arrival = _next_arrival(session_factory)
             events_waiting = rerun_queued_events(session_factory, services, next_arrival) > 0
-        if pipeline is not None and pipeline.in_flight < WINDOW // 2:
-            pipeline.submit(_upcoming(session_factory))
-        outcome = process_next(session_factory, services, pipeline)
-        if outcome is None:
+        left = batch if limit is None else min(batch, limit - processed - shunted)
+        # Re-queued events are run between posts, so they cut the batches to one post.
+        outcomes = (
+            process_batch(session_factory, services, left, pipeline)
+            if left > 1 and not events_waiting
+            else _process_one(session_factory, services, pipeline)
+        )
+        if not outcomes:
             break
-        if progress is not None:
-            progress()
-        if outcome:
-            processed += 1
-        else:
-            shunted += 1
+        for outcome in outcomes:
+            if progress is not None:
+                progress()
+            if outcome:
+                processed += 1
+            else:
+                shunted += 1
     if events_waiting and limit is None:
         rerun_queued_events(session_factory, services)
     return QueueReport(processed, shunted)
@@ -87,15 +100,109 @@ def _next_arrival(session_factory: sessionmaker[Session]) -> datetime | None:
         )
 
 
-def _upcoming(session_factory: sessionmaker[Session]) -> list[tuple[int, bytes]]:
-    with session_factory() as session:
-        rows = session.execute(
-            select(Message.id, Message.raw)
-            .where(Message.status == "queued")
-            .order_by(Message.received_at, Message.id)
-            .limit(WINDOW)
-        ).all()
-        return [(row.id, row.raw) for row in rows]
+def _process_one(
+    session_factory: sessionmaker[Session],
+    services: Services,
+    pipeline: ParallelPipeline | None,
+) -> list[bool]:
+    if pipeline is not None and pipeline.in_flight < WINDOW // 2:
+        with session_factory() as session:
+            pipeline.submit(_upcoming(session))
+    outcome = process_next(session_factory, services, pipeline)
+    return [] if outcome is None else [outcome]
+
+
+def _upcoming(session: Session) -> list[tuple[int, bytes]]:
+    rows = session.execute(
+        select(Message.id, Message.raw)
+        .where(Message.status == "queued")
+        .order_by(Message.received_at, Message.id)
+        .limit(WINDOW)
+    ).all()
+    return [(row.id, row.raw) for row in rows]
+
+
+@dataclass(frozen=True)
+class _Stop:
+    """Why a batch ended early: a post to shunt, or an event due before a post that raised."""
+
+    shunt: tuple[int, str, str] | None = None  # message id, reason, traceback
+    event_failure: TimedEventFailed | None = None
+
+
+def process_batch(
+    session_factory: sessionmaker[Session],
+    services: Services,
+    size: int,
+    pipeline: ParallelPipeline | None = None,
+) -> list[bool]:
+    """Judge up to ``size`` queued posts in one transaction; True per post done, False if shunted.
+
+    Each post has a SAVEPOINT: one that raises is rolled back alone, the
+    posts before it are committed, and it is shunted in a transaction of its
+    own, exactly as ``process_next`` does.  An event due before a post that
+    raises ends the batch the same way, and is settled before the post is
+    judged again.  Only for a replay: a crash loses the uncommitted posts'
+    work, and they are still queued, so a second run judges them the same.
+    Raises transient database errors and system defects with the batch
+    uncommitted (the posts stay queued).
+    """
+    done: list[bool] = []
+    stop: _Stop | None = None
+    try:
+        with session_factory() as session, session.begin():
+            while len(done) < size and stop is None:
+                judged = _judge_in_savepoint(session, services, pipeline)
+                if judged is None:
+                    break
+                if isinstance(judged, _Stop):
+                    stop = judged
+                else:
+                    done.append(True)
+    except Exception as error:
+        if is_transient(error) or is_system_defect(error):
+            raise
+        # The COMMIT itself failed (every post's own writes had passed): one
+        # transaction per post finds, and shunts, the post at fault.
+        log.warning(
+            "a batch of %s post(s) failed to commit (%s); judged one by one", len(done), error
+        )
+        return _process_one(session_factory, services, pipeline)
+    if stop is not None and stop.shunt is not None:
+        message_pk, reason, trace = stop.shunt
+        log.error("message %s shunted:\n%s", message_pk, trace)
+        shunt(session_factory, message_pk, trace, reason)
+        done.append(False)
+    if stop is not None and stop.event_failure is not None:
+        settle_events(session_factory, services, stop.event_failure.advancing_to)
+    return done
+
+
+def _judge_in_savepoint(
+    session: Session, services: Services, pipeline: ParallelPipeline | None
+) -> bool | _Stop | None:
+    """Judge the next queued post in a SAVEPOINT of ``session``: True, a ``_Stop``, or None."""
+    if pipeline is not None and pipeline.in_flight < WINDOW // 2:
+        pipeline.submit(_upcoming(session))
+    message = _next_queued(session)
+    if message is None:
+        return None
+    message_pk = message.id
+    try:
+        with session.begin_nested():
+            advance_clock(session, services, message.received_at)
+            prepared = pipeline.take(message_pk) if pipeline is not None else None
+            process_message(session, message, services, prepared)
+    except TimedEventFailed as failure:
+        return _Stop(event_failure=failure)
+    except Exception as error:  # a defect of this post: keep it and the evidence
+        if is_transient(error) or is_system_defect(error):
+            raise
+        return _Stop(shunt=(message_pk, summary(error), traceback.format_exc()))
+    # The next post starts from the database, as in a session of its own:
+    # nothing it reads is an object an earlier post left in memory.
+    session.expunge_all()
+    return True
 
 
 def process_next(
