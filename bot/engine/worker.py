@@ -32,6 +32,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer, sessionmaker
 
 from bot.engine.event_shunts import queued_event_count, rerun_queued_events, settle_events
+from bot.engine.players import remember_players
 from bot.engine.prepare import WINDOW, ParallelPipeline
 from bot.engine.rule_changes import release_held_posts
 from bot.engine.scheduler import TimedEventFailed, advance_clock
@@ -151,6 +152,7 @@ def process_batch(
     stop: _Stop | None = None
     try:
         with session_factory() as session, session.begin():
+            remember_players(session)
             while len(done) < size and stop is None:
                 judged = _judge_in_savepoint(session, services, pipeline)
                 if judged is None:
