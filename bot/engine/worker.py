@@ -164,10 +164,11 @@ def process_batch(
     except Exception as error:
         if is_transient(error) or is_system_defect(error):
             raise
-        # The COMMIT itself failed (every post's own writes had passed): one
-        # transaction per post finds, and shunts, the post at fault.
+        # Not a post's own failure (those are caught in their SAVEPOINT): the
+        # COMMIT, or the queue query, failed.  Nothing is committed; one
+        # transaction per post then finds, and shunts, any post at fault.
         log.warning(
-            "a batch of %s post(s) failed to commit (%s); judged one by one", len(done), error
+            "a batch of %s post(s) was not committed (%s); judged one by one", len(done), error
         )
         return _process_one(session_factory, services, pipeline)
     if stop is not None and stop.shunt is not None:
