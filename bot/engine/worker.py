@@ -13,9 +13,9 @@ goes wrong is sorted three ways (``bot.store.errors``):
   it propagates, with nothing committed, to the caller (the daemon retries
   the first with backoff and stops the process on the second).
 
-A replay may judge many posts per transaction (``batch``), each in a
-SAVEPOINT of its own: a post that raises rolls back alone and is shunted as
-above, and the state committed is the same as with one transaction per post.
+A replay may judge many posts per transaction (``batch``): should a post
+raise, the batch is rolled back and its posts judged again one transaction
+each, so the state committed is the same as with one transaction per post.
 The live daemon keeps one transaction per post, so that each ruling is
 committed (and can be mailed) as soon as it is made.
 """
@@ -123,14 +123,6 @@ def _upcoming(session: Session) -> list[tuple[int, bytes]]:
     return [(row.id, row.raw) for row in rows]
 
 
-@dataclass(frozen=True)
-class _Stop:
-    """Why a batch ended early: a post to shunt, or an event due before a post that raised."""
-
-    shunt: tuple[int, str, str] | None = None  # message id, reason, traceback
-    event_failure: TimedEventFailed | None = None
-
-
 def process_batch(
     session_factory: sessionmaker[Session],
     services: Services,
@@ -139,73 +131,61 @@ def process_batch(
 ) -> list[bool]:
     """Judge up to ``size`` queued posts in one transaction; True per post done, False if shunted.
 
-    Each post has a SAVEPOINT: one that raises is rolled back alone, the
-    posts before it are committed, and it is shunted in a transaction of its
-    own, exactly as ``process_next`` does.  An event due before a post that
-    raises ends the batch the same way, and is settled before the post is
-    judged again.  Only for a replay: a crash loses the uncommitted posts'
-    work, and they are still queued, so a second run judges them the same.
-    Raises transient database errors and system defects with the batch
-    uncommitted (the posts stay queued).
+    When a post raises (or an event due before it), or the COMMIT fails,
+    nothing of the batch is kept: its posts are judged again one transaction
+    each, up to the one at fault, which ``process_next`` shunts (or whose
+    event it settles) as always.  Posts rarely raise, so this costs less than
+    a SAVEPOINT per post.  Only for a replay: a crash loses the uncommitted
+    posts' work, and they are still queued, so a second run judges them the
+    same.  Raises transient database errors and system defects with the
+    batch uncommitted (the posts stay queued).
     """
-    done: list[bool] = []
-    stop: _Stop | None = None
+    judged = 0
     try:
         with session_factory() as session, session.begin():
             remember_players(session)
-            while len(done) < size and stop is None:
-                judged = _judge_in_savepoint(session, services, pipeline)
-                if judged is None:
-                    break
-                if isinstance(judged, _Stop):
-                    stop = judged
-                else:
-                    done.append(True)
+            while judged < size and _judge_in_batch(session, services, pipeline):
+                judged += 1
     except Exception as error:
         if is_transient(error) or is_system_defect(error):
             raise
-        # Not a post's own failure (those are caught in their SAVEPOINT): the
-        # COMMIT, or the queue query, failed.  Nothing is committed; one
-        # transaction per post then finds, and shunts, any post at fault.
-        log.warning(
-            "a batch of %s post(s) was not committed (%s); judged one by one", len(done), error
-        )
-        return _process_one(session_factory, services, pipeline)
-    if stop is not None and stop.shunt is not None:
-        message_pk, reason, trace = stop.shunt
-        log.error("message %s shunted:\n%s", message_pk, trace)
-        shunt(session_factory, message_pk, trace, reason)
-        done.append(False)
-    if stop is not None and stop.event_failure is not None:
-        settle_events(session_factory, services, stop.event_failure.advancing_to)
-    return done
+        log.info("a batch was not committed (%s); its posts are judged one by one", summary(error))
+        return _judge_one_by_one(session_factory, services, pipeline, judged + 1)
+    return [True] * judged
 
 
-def _judge_in_savepoint(
+def _judge_in_batch(
     session: Session, services: Services, pipeline: ParallelPipeline | None
-) -> bool | _Stop | None:
-    """Judge the next queued post in a SAVEPOINT of ``session``: True, a ``_Stop``, or None."""
+) -> bool:
+    """Judge the next queued post in the batch's transaction; False if none is queued."""
     if pipeline is not None and pipeline.in_flight < WINDOW // 2:
         pipeline.submit(_upcoming(session))
     message = _next_queued(session)
     if message is None:
-        return None
-    message_pk = message.id
-    try:
-        with session.begin_nested():
-            advance_clock(session, services, message.received_at)
-            prepared = pipeline.take(message_pk) if pipeline is not None else None
-            process_message(session, message, services, prepared)
-    except TimedEventFailed as failure:
-        return _Stop(event_failure=failure)
-    except Exception as error:  # a defect of this post: keep it and the evidence
-        if is_transient(error) or is_system_defect(error):
-            raise
-        return _Stop(shunt=(message_pk, summary(error), traceback.format_exc()))
+        return False
+    advance_clock(session, services, message.received_at)
+    prepared = pipeline.take(message.id) if pipeline is not None else None
+    process_message(session, message, services, prepared)
     # The next post starts from the database, as in a session of its own:
     # nothing it reads is an object an earlier post left in memory.
+    session.flush()
     session.expunge_all()
     return True
+
+
+def _judge_one_by_one(
+    session_factory: sessionmaker[Session],
+    services: Services,
+    pipeline: ParallelPipeline | None,
+    count: int,
+) -> list[bool]:
+    outcomes: list[bool] = []
+    for _ in range(count):
+        outcome = _process_one(session_factory, services, pipeline)
+        if not outcome:
+            break
+        outcomes.extend(outcome)
+    return outcomes
 
 
 def process_next(
