@@ -13,7 +13,7 @@ Each stage is the function that runs it, named where its caller looks it up
 "Queue query + flush + commit" is what the worker's entry points
 (``process_next``, and ``process_batch`` in a replay) spend outside the
 stages: the queue query, the flush of every row the post wrote (the Go
-state's JSON is encoded there), the SAVEPOINTs and the commits.
+state's JSON is encoded there) and the commits.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A replay's batches of posts (one transaction, a SAVEPOINT per post) change no result.
+"""A replay's batches of posts (many posts per transaction) change no result.
 
 The same posts judged one transaction per post (the live daemon) and many
 per transaction (``process_queue(batch=...)``, as a replay does) leave the
