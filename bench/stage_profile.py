@@ -10,9 +10,10 @@ Each stage is the function that runs it, named where its caller looks it up
   do; but cProfile inflates call-heavy pure-Python code, such as the
   ``email`` header parser, far more than C code such as sqlite3).
 
-"Queue query + flush + commit" is what ``process_next`` spends outside the
+"Queue query + flush + commit" is what the worker's entry points
+(``process_next``, and ``process_batch`` in a replay) spend outside the
 stages: the queue query, the flush of every row the post wrote (the Go
-state's JSON is encoded there) and the commit.
+state's JSON is encoded there) and the commits.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ STAGES: tuple[StageSpec, ...] = (
     StageSpec("outbox delivery (Maildir, fsync)", ("bot.runner:deliver",)),
 )
 QUEUE_LABEL = "queue query + flush + commit"
-PROCESS_NEXT = "bot.engine.worker:process_next"
+WORKER_ENTRIES = ("bot.engine.worker:process_next", "bot.engine.worker:process_batch")
 QUEUE_INSIDE = ("bot.engine.worker:process_message", "bot.engine.worker:advance_clock")
 
 
@@ -166,7 +167,7 @@ class StageClock:
 
 
 def all_targets() -> list[str]:
-    return [t for spec in STAGES for t in spec.targets] + [PROCESS_NEXT, *QUEUE_INSIDE]
+    return [t for spec in STAGES for t in spec.targets] + [*WORKER_ENTRIES, *QUEUE_INSIDE]
 
 
 @contextmanager
@@ -211,7 +212,8 @@ def _stage_times(seconds_in: Callable[[str], float]) -> list[StageTime]:
         StageTime(spec.label, sum(seconds_in(target) for target in spec.targets), spec.indent)
         for spec in STAGES
     ]
-    outside = seconds_in(PROCESS_NEXT) - sum(seconds_in(target) for target in QUEUE_INSIDE)
+    inside = sum(seconds_in(target) for target in QUEUE_INSIDE)
+    outside = sum(seconds_in(target) for target in WORKER_ENTRIES) - inside
     return [*times, StageTime(QUEUE_LABEL, outside)]
 
 

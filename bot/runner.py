@@ -96,6 +96,11 @@ class ReplayReport:
     delivery: DeliveryReport
 
 
+# Posts judged per transaction in a replay (bot.engine.worker.process_batch):
+# a commit per post costs more than judging most posts, and a replay cut
+# short loses at most this many posts' work, which the next run redoes.
+REPLAY_BATCH = 200
+
 # Starting the preparing process costs about half a second, which only an
 # archive of some hundreds of posts wins back (bench/pipeline.py).
 PARALLEL_FROM = 500
@@ -127,11 +132,17 @@ def replay_archive(
     judging = tqdm(total=stored, desc="judging", unit="post", disable=not progress)
     with judging as bar:
         if stored < PARALLEL_FROM:
-            queue = process_queue(app.session_factory, app.services, progress=bar.update)
+            queue = process_queue(
+                app.session_factory, app.services, progress=bar.update, batch=REPLAY_BATCH
+            )
         else:
             with ParallelPipeline(app.services.pipeline_settings) as pipeline:
                 queue = process_queue(
-                    app.session_factory, app.services, progress=bar.update, pipeline=pipeline
+                    app.session_factory,
+                    app.services,
+                    progress=bar.update,
+                    pipeline=pipeline,
+                    batch=REPLAY_BATCH,
                 )
     advance_to(app, until or datetime.now(UTC))
     delivery = deliver(app, transport)

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import event, select
+from sqlalchemy.orm import ORMExecuteState, Session
 
 from bot.config import PlayerEntry
 from bot.engine.rulings import PlayerRef
@@ -48,12 +48,68 @@ class RosterEntry:
 def player_for_address(session: Session, address: str | None) -> PlayerRef | None:
     if not address:
         return None
+    remembered: dict[str, PlayerRef | None] | None = session.info.get(REMEMBERED_PLAYERS)
+    if remembered is None or _roster_changing(session):
+        return _player_for_address(session, address.lower())
+    key = address.lower()
+    if key not in remembered:
+        remembered[key] = _player_for_address(session, key)
+    return remembered[key]
+
+
+def _player_for_address(session: Session, address: str) -> PlayerRef | None:
     row = session.execute(
         select(Player.id, Player.name)
         .join(PlayerAddress, PlayerAddress.player_id == Player.id)
-        .where(PlayerAddress.address == address.lower(), Player.active.is_(True))
+        .where(PlayerAddress.address == address, Player.active.is_(True))
     ).first()
     return PlayerRef(row.id, row.name) if row else None
+
+
+# The key in ``Session.info`` of the addresses already resolved in a session
+# that remembers them (``remember_players``).
+REMEMBERED_PLAYERS = "players-by-address"
+ROSTER_ROWS = (Player, PlayerAddress)
+
+
+def remember_players(session: Session) -> None:
+    """Let ``session`` remember who an address is, until anything may change the roster.
+
+    For a replay's batch of posts, where most posts are by the same few
+    players: the answer is forgotten as soon as a roster row is written
+    (flushed or pending), a bulk statement runs, or a SAVEPOINT or the
+    transaction rolls back, so no post is judged against a roster an
+    earlier post changed.
+    """
+    session.info[REMEMBERED_PLAYERS] = {}
+    event.listen(session, "before_flush", _forget_if_roster_written)
+    event.listen(session, "do_orm_execute", _forget_on_bulk_statement)
+    event.listen(session, "after_soft_rollback", _forget_after_rollback)
+
+
+def _forget(session: Session) -> None:
+    remembered = session.info.get(REMEMBERED_PLAYERS)
+    if remembered:
+        remembered.clear()
+
+
+def _roster_changing(session: Session) -> bool:
+    changed = (*session.new, *session.deleted, *session.dirty)
+    return any(isinstance(item, ROSTER_ROWS) for item in changed)
+
+
+def _forget_if_roster_written(session: Session, _context: object, _instances: object) -> None:
+    if _roster_changing(session):
+        _forget(session)
+
+
+def _forget_on_bulk_statement(state: ORMExecuteState) -> None:
+    if not state.is_select:
+        _forget(state.session)
+
+
+def _forget_after_rollback(session: Session, _previous: object) -> None:
+    _forget(session)
 
 
 def registered_addresses(session: Session, player_id: int) -> tuple[str, ...]:

@@ -12,6 +12,12 @@ goes wrong is sorted three ways (``bot.store.errors``):
 * a transient database error or a system defect is nobody's post's fault:
   it propagates, with nothing committed, to the caller (the daemon retries
   the first with backoff and stops the process on the second).
+
+A replay may judge many posts per transaction (``batch``): should a post
+raise, the batch is rolled back and its posts judged again one transaction
+each, so the state committed is the same as with one transaction per post.
+The live daemon keeps one transaction per post, so that each ruling is
+committed (and can be mailed) as soon as it is made.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer, sessionmaker
 
 from bot.engine.event_shunts import queued_event_count, rerun_queued_events, settle_events
+from bot.engine.players import remember_players
 from bot.engine.prepare import WINDOW, ParallelPipeline
 from bot.engine.rule_changes import release_held_posts
 from bot.engine.scheduler import TimedEventFailed, advance_clock
@@ -49,12 +56,14 @@ def process_queue(
     limit: int | None = None,
     progress: Callable[[], object] | None = None,
     pipeline: ParallelPipeline | None = None,
+    batch: int = 1,
 ) -> QueueReport:
     """Process queued messages oldest arrival first until none is left (or ``limit``).
 
     With ``pipeline``, the pure stages of the next posts run ahead in
     another process while each post is judged here, in order.  Re-queued
     timed events run first where they are due among the waiting posts.
+    ``batch`` posts at most are committed together (``process_batch``).
     Raises what ``process_next`` raises.
     """
     release_held(session_factory, services)
@@ -64,17 +73,22 @@ def process_queue(
         if events_waiting:
             next_arrival = _next_arrival(session_factory)
             events_waiting = rerun_queued_events(session_factory, services, next_arrival) > 0
-        if pipeline is not None and pipeline.in_flight < WINDOW // 2:
-            pipeline.submit(_upcoming(session_factory))
-        outcome = process_next(session_factory, services, pipeline)
-        if outcome is None:
+        left = batch if limit is None else min(batch, limit - processed - shunted)
+        # Re-queued events are run between posts, so they cut the batches to one post.
+        outcomes = (
+            process_batch(session_factory, services, left, pipeline)
+            if left > 1 and not events_waiting
+            else _process_one(session_factory, services, pipeline)
+        )
+        if not outcomes:
             break
-        if progress is not None:
-            progress()
-        if outcome:
-            processed += 1
-        else:
-            shunted += 1
+        for outcome in outcomes:
+            if progress is not None:
+                progress()
+            if outcome:
+                processed += 1
+            else:
+                shunted += 1
     if events_waiting and limit is None:
         rerun_queued_events(session_factory, services)
     return QueueReport(processed, shunted)
@@ -87,15 +101,91 @@ def _next_arrival(session_factory: sessionmaker[Session]) -> datetime | None:
         )
 
 
-def _upcoming(session_factory: sessionmaker[Session]) -> list[tuple[int, bytes]]:
-    with session_factory() as session:
-        rows = session.execute(
-            select(Message.id, Message.raw)
-            .where(Message.status == "queued")
-            .order_by(Message.received_at, Message.id)
-            .limit(WINDOW)
-        ).all()
-        return [(row.id, row.raw) for row in rows]
+def _process_one(
+    session_factory: sessionmaker[Session],
+    services: Services,
+    pipeline: ParallelPipeline | None,
+) -> list[bool]:
+    if pipeline is not None and pipeline.in_flight < WINDOW // 2:
+        with session_factory() as session:
+            pipeline.submit(_upcoming(session))
+    outcome = process_next(session_factory, services, pipeline)
+    return [] if outcome is None else [outcome]
+
+
+def _upcoming(session: Session) -> list[tuple[int, bytes]]:
+    rows = session.execute(
+        select(Message.id, Message.raw)
+        .where(Message.status == "queued")
+        .order_by(Message.received_at, Message.id)
+        .limit(WINDOW)
+    ).all()
+    return [(row.id, row.raw) for row in rows]
+
+
+def process_batch(
+    session_factory: sessionmaker[Session],
+    services: Services,
+    size: int,
+    pipeline: ParallelPipeline | None = None,
+) -> list[bool]:
+    """Judge up to ``size`` queued posts in one transaction; True per post done, False if shunted.
+
+    When a post raises (or an event due before it), or the COMMIT fails,
+    nothing of the batch is kept: its posts are judged again one transaction
+    each, up to the one at fault, which ``process_next`` shunts (or whose
+    event it settles) as always.  Posts rarely raise, so this costs less than
+    a SAVEPOINT per post.  Only for a replay: a crash loses the uncommitted
+    posts' work, and they are still queued, so a second run judges them the
+    same.  Raises transient database errors and system defects with the
+    batch uncommitted (the posts stay queued).
+    """
+    judged = 0
+    try:
+        with session_factory() as session, session.begin():
+            remember_players(session)
+            while judged < size and _judge_in_batch(session, services, pipeline):
+                judged += 1
+    except Exception as error:
+        if is_transient(error) or is_system_defect(error):
+            raise
+        log.info("a batch was not committed (%s); its posts are judged one by one", summary(error))
+        return _judge_one_by_one(session_factory, services, pipeline, judged + 1)
+    return [True] * judged
+
+
+def _judge_in_batch(
+    session: Session, services: Services, pipeline: ParallelPipeline | None
+) -> bool:
+    """Judge the next queued post in the batch's transaction; False if none is queued."""
+    if pipeline is not None and pipeline.in_flight < WINDOW // 2:
+        pipeline.submit(_upcoming(session))
+    message = _next_queued(session)
+    if message is None:
+        return False
+    advance_clock(session, services, message.received_at)
+    prepared = pipeline.take(message.id) if pipeline is not None else None
+    process_message(session, message, services, prepared)
+    # The next post starts from the database, as in a session of its own:
+    # nothing it reads is an object an earlier post left in memory.
+    session.flush()
+    session.expunge_all()
+    return True
+
+
+def _judge_one_by_one(
+    session_factory: sessionmaker[Session],
+    services: Services,
+    pipeline: ParallelPipeline | None,
+    count: int,
+) -> list[bool]:
+    outcomes: list[bool] = []
+    for _ in range(count):
+        outcome = _process_one(session_factory, services, pipeline)
+        if not outcome:
+            break
+        outcomes.extend(outcome)
+    return outcomes
 
 
 def process_next(

@@ -1,0 +1,140 @@
+"""A replay's batches of posts (many posts per transaction) change no result.
+
+The same posts judged one transaction per post (the live daemon) and many
+per transaction (``process_queue(batch=...)``, as a replay does) leave the
+same rulings, replies, statuses and shunts, also when a post raises in the
+middle of a batch or a timed event due before a post raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from bot.app import App
+from bot.engine import bandwidth, worker
+from bot.engine.worker import QueueReport, process_queue
+from bot.runner import store_message
+from bot.store.models import ActionRecord, Message, OutboxMessage, Shunt, ShuntedEvent
+from bot.testing import go_game
+from bot.testing.apps import make_app
+
+POSTS = go_game.SCRIPT[:16]
+BROKEN_POST = POSTS[5].message_id  # a Move of period 2
+DEFECT = "defect planted in the judging of one post"
+
+
+def judged(folder: Path, batch: int) -> tuple[App, QueueReport]:
+    app = make_app(folder)
+    for post in POSTS:
+        store_message(app, post.raw(), "replay", post.at)
+    return app, process_queue(app.session_factory, app.services, batch=batch)
+
+
+def fingerprint(app: App) -> dict[str, Any]:
+    """What a replay leaves: statuses, the action log, the outbox, the shunts."""
+    with app.session_factory() as session:
+        statuses = session.execute(
+            select(Message.message_id, Message.status, Message.status_reason).order_by(Message.id)
+        ).all()
+        records = session.execute(
+            select(
+                ActionRecord.message_pk,
+                ActionRecord.position,
+                ActionRecord.action,
+                ActionRecord.ruling,
+                ActionRecord.summary,
+                ActionRecord.reason,
+                ActionRecord.draws,
+                ActionRecord.effects,
+            ).order_by(ActionRecord.id)
+        ).all()
+        outbox = session.execute(
+            select(
+                OutboxMessage.kind,
+                OutboxMessage.in_reply_to_pk,
+                OutboxMessage.message_id,
+                OutboxMessage.raw,
+            ).order_by(OutboxMessage.id)
+        ).all()
+        shunts = session.execute(select(Shunt.message_pk).order_by(Shunt.id)).all()
+        events = session.execute(
+            select(ShuntedEvent.handler, ShuntedEvent.due_after, ShuntedEvent.due_until)
+        ).all()
+    return {
+        "statuses": [tuple(row) for row in statuses],
+        "records": [tuple(row) for row in records],
+        "outbox": [tuple(row) for row in outbox],
+        "shunts": [tuple(row) for row in shunts],
+        "events": [tuple(row) for row in events],
+    }
+
+
+def dispose_both(*apps: App) -> None:
+    for app in apps:
+        app.dispose()
+
+
+def test_batches_leave_what_one_transaction_per_post_leaves(tmp_path: Path) -> None:
+    single, single_report = judged(tmp_path / "single", 1)
+    batched, batched_report = judged(tmp_path / "batched", 5)  # several batches, one short
+    try:
+        assert batched_report == single_report == QueueReport(len(POSTS), 0)
+        assert fingerprint(batched) == fingerprint(single)
+    finally:
+        dispose_both(single, batched)
+
+
+def planted_defect(monkeypatch: pytest.MonkeyPatch) -> None:
+    original: Callable[..., None] = worker.process_message
+
+    def process_message(session: Any, message: Message, *arguments: Any) -> None:
+        original(session, message, *arguments)  # its writes are made, then undone
+        if message.message_id == BROKEN_POST:
+            raise RuntimeError(DEFECT)
+
+    monkeypatch.setattr(worker, "process_message", process_message)
+
+
+def test_a_post_that_raises_in_a_batch_is_shunted_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    planted_defect(monkeypatch)
+    single, single_report = judged(tmp_path / "single", 1)
+    batched, batched_report = judged(tmp_path / "batched", 50)
+    try:
+        assert batched_report == single_report == QueueReport(len(POSTS) - 1, 1)
+        found = fingerprint(batched)
+        assert found == fingerprint(single)
+        broken = [row for row in found["statuses"] if row[0] == BROKEN_POST]
+        assert broken == [(BROKEN_POST, "shunted", f"RuntimeError: {DEFECT}")]
+        [(broken_pk,)] = found["shunts"]
+        assert broken_pk not in {row[1] for row in found["outbox"]}  # its reply was undone
+        assert broken_pk not in {row[0] for row in found["records"]}  # and its rulings
+    finally:
+        dispose_both(single, batched)
+
+
+@pytest.mark.shunts_events
+def test_a_timed_event_that_raises_in_a_batch_is_settled_as_without_batches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def reset_at_nweek_start(*_arguments: object) -> int:
+        raise RuntimeError("defect planted in the Bandwidth reset")
+
+    monkeypatch.setattr(bandwidth, "reset_at_nweek_start", reset_at_nweek_start)
+    single, single_report = judged(tmp_path / "single", 1)
+    batched, batched_report = judged(tmp_path / "batched", 50)
+    try:
+        assert batched_report == single_report == QueueReport(len(POSTS), 0)
+        found = fingerprint(batched)
+        assert found == fingerprint(single)
+        assert [handler for handler, *_ in found["events"]] == [
+            "bot.engine.bandwidth.reset_bandwidth"
+        ]
+    finally:
+        dispose_both(single, batched)
