@@ -1,6 +1,9 @@
 """The Ministerial Elections in progress and held (rules 625 B and 1823, seed 004), as data.
 
-Kept as JSON in the ``game`` row named ``elections``.  An Election passes
+Kept a row per Election (``election``, its data as JSON) with whether it is
+in progress indexed, so the scheduler's look for due phase changes reads
+only the Elections in progress, and saving writes only the Elections a post
+changed.  An Election passes
 through nominations (five ndays), voting (four ndays), possibly a wait for
 the Moderator's pick on a tie, and is then closed with its result.
 
@@ -29,15 +32,16 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, undefer
 
 from bot.games import ntime
 from bot.games.governance.elections import SelectionMethod, method_named
-from bot.store.models import GameRecord
+from bot.store.models import ElectionRow
 
 if TYPE_CHECKING:
     from bot.engine.services import Services
 
+# What a rename reports as changed (``bot.engine.renames``).
 RECORD_NAME = "elections"
 
 
@@ -225,20 +229,51 @@ def describe_instant(instant: datetime | None, label: str) -> str:
 # -- storage ----------------------------------------------------------------------------
 
 
-def load_book(session: Session) -> tuple[GameRecord | None, ElectionBook]:
-    record = session.scalar(select(GameRecord).where(GameRecord.name == RECORD_NAME))
-    if record is None or not record.state:
-        return record, ElectionBook()
-    return record, book_from_json(record.state)
+def load_book(session: Session) -> tuple[ElectionBook, ElectionBook]:
+    """The book as loaded (to give ``save_book``) and the book to work on: the same."""
+    query = select(ElectionRow).options(undefer(ElectionRow.ballots)).order_by(ElectionRow.number)
+    rows = session.scalars(query)
+    book = ElectionBook(tuple(election_from_json(_joined(row)) for row in rows))
+    return book, book
 
 
-def save_book(session: Session, record: GameRecord | None, book: ElectionBook) -> GameRecord:
-    if record is None:
-        record = GameRecord(name=RECORD_NAME, state={}, version=0)
-        session.add(record)
-    record.state = book_to_json(book)
-    record.version += 1
-    return record
+def _joined(row: ElectionRow) -> dict[str, Any]:
+    return row.state | {"ballots": row.ballots}
+
+
+def elections_in_progress(session: Session) -> tuple[Election, ...]:
+    """The Elections not yet closed, by number, without their ballots (an indexed read).
+
+    For their phases and deadlines only: ``ballots`` is left empty.
+    """
+    rows = session.scalars(
+        select(ElectionRow).where(ElectionRow.in_progress.is_(True)).order_by(ElectionRow.number)
+    )
+    return tuple(election_from_json(row.state | {"ballots": []}) for row in rows)
+
+
+def save_book(session: Session, loaded: ElectionBook, book: ElectionBook) -> ElectionBook:
+    """Write the Elections of ``book`` that are not those ``loaded``; returns ``book``.
+
+    Elections are frozen and replaced when they change, so identity tells
+    what changed without encoding the others.
+    """
+    before = {election.number: election for election in loaded.elections}
+    for election in book.elections:
+        if before.get(election.number) is not election:
+            write_election(session, election)
+    return book
+
+
+def write_election(session: Session, election: Election) -> None:
+    row = session.get(ElectionRow, election.number)
+    in_progress = election.phase.in_progress
+    state = election_to_json(election)
+    ballots = state.pop("ballots")
+    if row is None:
+        row = ElectionRow(number=election.number, in_progress=in_progress)
+        session.add(row)
+    row.in_progress, row.state, row.ballots = in_progress, state, ballots
 
 
 def _instant(value: datetime | None) -> str | None:
@@ -305,14 +340,6 @@ def election_from_json(data: dict[str, Any]) -> Election:
         voting_ndays=data.get("voting_ndays"),
         moderator_wait_ndays=data.get("moderator_wait_ndays"),
     )
-
-
-def book_to_json(book: ElectionBook) -> dict[str, Any]:
-    return {"elections": [election_to_json(election) for election in book.elections]}
-
-
-def book_from_json(data: dict[str, Any]) -> ElectionBook:
-    return ElectionBook(tuple(election_from_json(item) for item in data["elections"]))
 
 
 # -- a player's change of name (rule 151) ------------------------------------------------

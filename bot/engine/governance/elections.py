@@ -26,8 +26,10 @@ from bot.engine.governance.election_state import (
     Phase,
     describe_instant,
     election_to_json,
+    elections_in_progress,
     load_book,
     ndays_after,
+    timetable_of,
 )
 from bot.engine.governance.ministries import (
     Ministry,
@@ -376,12 +378,12 @@ def advance_elections(
 ) -> None:
     """Every phase change and Ministry Rotation due in ``(after, until]``, in time order.
 
-    Cheap when nothing is due: one read of the elections row, and the
-    Clock is consulted for nweek starts only when a midnight has passed.
+    Cheap when nothing is due: one indexed read of the Elections in
+    progress (none is read once all are closed), and the Clock is consulted
+    for nweek starts only when a midnight has passed.
     """
     rotations = list(_nweek_starts(services, after, until))
-    _record, book = load_book(session)
-    if not rotations and not any(e.phase.in_progress for e in book.elections):
+    if not rotations and not _any_due(session, services, until):
         return
     desk = ElectionDesk(session, services)
     while True:
@@ -396,6 +398,16 @@ def advance_elections(
         else:
             break
     desk.save()
+
+
+def _any_due(session: Session, services: Services, until: datetime) -> bool:
+    """Whether an Election in progress changes phase by ``until``."""
+    timetable = timetable_of(services)
+    for election in elections_in_progress(session):
+        deadline = timetable.next_deadline(election)
+        if deadline is not None and deadline <= until:
+            return True
+    return False
 
 
 def _nweek_starts(
