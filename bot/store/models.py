@@ -402,6 +402,21 @@ class ElectionRow(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     in_progress: Mapped[bool] = mapped_column(index=True)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)  # all but the ballots
-    # Deferred: the scheduler's look for due phase changes reads the
-    # Elections in progress without their (possibly thousands of) ballots.
-    ballots: Mapped[list[Any]] = mapped_column(JSON, deferred=True)
+
+
+class ElectionBallotRow(Base):
+    """One ballot as cast in an Election (rule 1823: a voter's last one counts).
+
+    A row each, so casting one writes one row and asks the index whether
+    the voter voted before, however many have voted.
+    """
+
+    __tablename__ = "election_ballot"
+    __table_args__ = (Index("ix_election_ballot_election_voter", "election_number", "voter"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    election_number: Mapped[int] = mapped_column(ForeignKey("election.number"))
+    voter: Mapped[str] = mapped_column(String(200))
+    choices: Mapped[list[str]] = mapped_column(JSON)
+    cast_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    message_id: Mapped[str] = mapped_column(String(998))

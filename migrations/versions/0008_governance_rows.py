@@ -7,7 +7,8 @@ touched them and read by the scheduler before every post; polls and CFIs
 were ``game`` rows ``poll-<n>`` and ``cfi-<n>`` found with ``LIKE``.  Each
 item becomes a row of its own table with what the hot path looks it up by
 indexed: whether a proposal is current (rule 151), a Ballot or a poll is
-open, an Election in progress, the poll of a CFI.  The data moves as it
+open, an Election in progress, the poll of a CFI; an Election's ballots
+are rows of their own, indexed by Election and voter.  The data moves as it
 is: each item's JSON is the one the documents held, unchanged.  The
 counters ``polls`` and ``cfis`` stay in ``game``.
 
@@ -18,10 +19,13 @@ Create Date: 2026-11-26 02:00:00
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
+
+import bot.store.models
 
 revision = "0008"
 down_revision = "0007"
@@ -68,7 +72,15 @@ election = sa.table(
     sa.column("number", sa.Integer()),
     sa.column("in_progress", sa.Boolean()),
     sa.column("state", sa.JSON()),
-    sa.column("ballots", sa.JSON()),
+)
+election_ballot = sa.table(
+    "election_ballot",
+    sa.column("id", sa.Integer()),
+    sa.column("election_number", sa.Integer()),
+    sa.column("voter", sa.String()),
+    sa.column("choices", sa.JSON()),
+    sa.column("cast_at", bot.store.models.UtcDateTime(timezone=True)),
+    sa.column("message_id", sa.String()),
 )
 
 
@@ -127,14 +139,35 @@ def create_tables() -> None:
         sa.Column("number", sa.Integer(), autoincrement=False, nullable=False),
         sa.Column("in_progress", sa.Boolean(), nullable=False),
         sa.Column("state", sa.JSON(), nullable=False),
-        sa.Column("ballots", sa.JSON(), nullable=False),
         sa.PrimaryKeyConstraint("number", name=op.f("pk_election")),
     )
     with op.batch_alter_table("election", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_election_in_progress"), ["in_progress"], unique=False)
+    op.create_table(
+        "election_ballot",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("election_number", sa.Integer(), nullable=False),
+        sa.Column("voter", sa.String(length=200), nullable=False),
+        sa.Column("choices", sa.JSON(), nullable=False),
+        sa.Column("cast_at", bot.store.models.UtcDateTime(timezone=True), nullable=False),
+        sa.Column("message_id", sa.String(length=998), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["election_number"],
+            ["election.number"],
+            name=op.f("fk_election_ballot_election_number_election"),
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_election_ballot")),
+    )
+    with op.batch_alter_table("election_ballot", schema=None) as batch_op:
+        batch_op.create_index(
+            "ix_election_ballot_election_voter", ["election_number", "voter"], unique=False
+        )
 
 
 def drop_tables() -> None:
+    with op.batch_alter_table("election_ballot", schema=None) as batch_op:
+        batch_op.drop_index("ix_election_ballot_election_voter")
+    op.drop_table("election_ballot")
     with op.batch_alter_table("election", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_election_in_progress"))
     op.drop_table("election")
@@ -171,14 +204,16 @@ def move_into_rows() -> None:
         )
     for item in (documents.get("elections") or {}).get("elections", []):
         head = {key: value for key, value in item.items() if key != "ballots"}
+        in_progress = item["phase"] != "closed"
         connection.execute(
-            election.insert().values(
-                number=item["number"],
-                in_progress=item["phase"] != "closed",
-                state=head,
-                ballots=item.get("ballots", []),
-            )
+            election.insert().values(number=item["number"], in_progress=in_progress, state=head)
         )
+        for voter, choices, at, message_id in item.get("ballots", []):
+            values = {"election_number": item["number"], "voter": voter, "choices": choices}
+            cast_at = datetime.fromisoformat(at)
+            connection.execute(
+                election_ballot.insert().values(**values, cast_at=cast_at, message_id=message_id)
+            )
     for name, state in documents.items():
         if name.startswith("poll-"):
             is_open = state.get("closed_at") is None
@@ -206,8 +241,13 @@ def move_into_documents() -> None:
         highest = max((item["serial"] for item in proposals), default=None)
         document = {"highest_serial": highest, "proposals": proposals, "ballots": ballots}
         insert_document(connection, "proposals", document)
+    ballots_of: dict[int, list[Any]] = {}
+    ordered = sa.select(election_ballot).order_by(election_ballot.c.id)
+    for row in connection.execute(ordered):
+        ballot = [row.voter, row.choices, row.cast_at.isoformat(), row.message_id]
+        ballots_of.setdefault(row.election_number, []).append(ballot)
     elections = [
-        row.state | {"ballots": row.ballots}
+        row.state | {"ballots": ballots_of.get(row.number, [])}
         for row in connection.execute(sa.select(election).order_by(election.c.number))
     ]
     if elections:

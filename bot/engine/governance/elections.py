@@ -233,8 +233,10 @@ class ElectionsAdapter:
         choices = tuple(candidate_named(election, entry) for entry in entries)
         read_vote(choices, election.candidates, election.method)  # raises when not a legal vote
         ballot = Ballot(player, choices, turn.occurred_at, turn.message_id)
-        self.desk().put(replace(election, ballots=(*election.ballots, ballot)))
-        replaced = " (replacing eir earlier vote)" if _has_voted(election, player) else ""
+        replaced = (
+            " (replacing eir earlier vote)" if self.desk().has_voted(election, player) else ""
+        )
+        self.desk().cast(election, ballot)
         listed = ", ".join(choices) or "nobody"
         kind = "approves" if not election.method.is_ranked else "ranks"
         return f"{player} {kind} {listed} in {election.label()}{replaced}"
@@ -346,10 +348,6 @@ def candidate_named(election: Election, written: str) -> str:
     if len(found) > 1:
         raise AmbiguousActionError(f'"{written}" could mean any of: {", ".join(found)}', rule="2")
     return found[0]
-
-
-def _has_voted(election: Election, player: str) -> bool:
-    return any(ballot.voter == player for ballot in election.ballots)
 
 
 def _optional(action: ParsedAction, key: str) -> str | None:

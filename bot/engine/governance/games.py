@@ -76,7 +76,7 @@ def rename_in_election_rows(session: Session, old: str, new: str) -> bool:
         if after != before
     ]
     for election in changed:
-        election_state.write_election(session, election)
+        election_state.write_election(session, election, election_state.BallotsWritten.ALL_BALLOTS)
     return bool(changed)
 
 
