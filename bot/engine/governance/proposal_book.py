@@ -14,7 +14,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from bot.games.errors import IllegalActionError
@@ -135,6 +135,21 @@ def load_book(session: Session) -> tuple[ProposalBook, ProposalBook]:
     highest = max(book.proposals, default=None)
     book = replace(book, highest_serial=highest)
     return book, book
+
+
+def highest_serial(session: Session) -> int | None:
+    """Rule 5: the highest serial number used so far, if any."""
+    return session.scalar(select(func.max(ProposalRow.serial)))
+
+
+def load_proposal(session: Session, serial: int) -> Proposal | None:
+    row = session.get(ProposalRow, serial)
+    return None if row is None else _proposal_from_dict(row.state)
+
+
+def load_ballot(session: Session, nweek: int) -> Ballot | None:
+    row = session.get(ProposalBallotRow, nweek)
+    return None if row is None else _ballot_from_dict(row.state)
 
 
 def save_book(session: Session, loaded: ProposalBook, book: ProposalBook) -> ProposalBook:
