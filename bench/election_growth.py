@@ -4,7 +4,11 @@
                                               [--baseline REF] [--profile]
 
 Generates a deterministic game on the epoch of the scripted games
-(2026-01-01): ``--voters`` players register on nday 1 (rule 14), Alice calls
+(2026-01-01): ``--voters`` players register on nday 1 (rule 14; written
+straight to the roster as a registration leaves it, unless
+``--registrations-by-mail``: the roster's cost per registration ruling is
+another part of the work on long games, and by mail 2,000 registrations
+take many minutes before the first ballot), Alice calls
 an IRV Election for the Ministry of Justice (rules 625 B, 1823 C.3), Alice,
 Bob and Carol nominate themselves; when the voting opens (five ndays on)
 every player casts one ballot, evenly spaced over the four ndays of voting,
@@ -36,6 +40,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -81,18 +86,22 @@ def voter_name(number: int) -> str:
     return f"Voter{word.capitalize()}"
 
 
-def script(voters: int) -> list[Post]:
-    """Every post of the game, in time order."""
+def registered_at(number: int, voters: int) -> datetime:
+    return EPOCH + timedelta(minutes=10) + number * (timedelta(hours=11) / voters)
+
+
+def script(voters: int, by_mail: bool) -> list[Post]:
+    """Every post of the game, in time order (the registrations only ``by_mail``)."""
     names = [voter_name(number) for number in range(voters)]
-    spacing = timedelta(hours=11) / voters
     posts = [
         Post(
             name,
             f"I request to become a player with the name {name}.",
-            EPOCH + timedelta(minutes=10) + number * spacing,
+            registered_at(number, voters),
             "registration",
         )
         for number, name in enumerate(names)
+        if by_mail
     ]
     posts.append(Post("Alice", f"I call an IRV election for the {JUSTICE}.", CALLED, "setup"))
     for offset, name in enumerate(CANDIDATES, start=1):
@@ -120,7 +129,20 @@ def chunks(posts: list[Post], size: int) -> list[list[Post]]:
     return found
 
 
-def run_here(voters: int, size: int, profile: bool) -> None:
+def write_roster(app: Any, voters: int) -> None:
+    """The voters as rule 14's registrations leave them (a player and an address
+    each), written in one transaction: the roster without the rulings' cost."""
+    from bot.store.models import Player, PlayerAddress
+
+    with app.session_factory() as session, session.begin():
+        for number in range(voters):
+            name, at = voter_name(number), registered_at(number, voters)
+            player = Player(name=name, origin="registration", joined_at=at, former_names=[])
+            player.addresses.append(PlayerAddress(address=address(name)))
+            session.add(player)
+
+
+def run_here(voters: int, size: int, profile: bool, by_mail: bool) -> None:
     """The bench on the code importable here; prints one line per chunk and a summary."""
     from sqlalchemy import select
 
@@ -143,10 +165,12 @@ def run_here(voters: int, size: int, profile: bool) -> None:
         )
         app = build_app(settings)
         advance_to(app, EPOCH)
+        if not by_mail:
+            write_roster(app, voters)
         transport = MaildirTransport(folder / "out")
         profiler = cProfile.Profile() if profile else None
         ballot_times: list[float] = []
-        for index, chunk in enumerate(chunks(script(voters), size)):
+        for index, chunk in enumerate(chunks(script(voters, by_mail), size)):
             posts = [
                 (
                     compose_post(
@@ -215,16 +239,23 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=1000)
     parser.add_argument("--baseline", default="", help="git revision to run first, e.g. main")
     parser.add_argument("--profile", action="store_true", help="profile the ballots")
+    parser.add_argument(
+        "--registrations-by-mail",
+        action="store_true",
+        help="register the voters by mail too (slow: every ruling renders the roster)",
+    )
     parser.add_argument("--here", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
     arguments = ["--voters", str(options.voters), "--chunk", str(options.chunk)]
+    if options.registrations_by_mail:
+        arguments.append("--registrations-by-mail")
     if options.profile:
         arguments.append("--profile")
     if options.baseline and not options.here:
         print(f"baseline ({options.baseline}), {options.voters} voters:", flush=True)
         run_baseline(options.baseline, arguments)
     print(f"{'this checkout' if not options.here else 'code'}, {options.voters} voters:")
-    run_here(options.voters, options.chunk, options.profile)
+    run_here(options.voters, options.chunk, options.profile, options.registrations_by_mail)
 
 
 if __name__ == "__main__":
