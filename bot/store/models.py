@@ -341,3 +341,82 @@ class ObjectEvent(Base):
     rule: Mapped[str] = mapped_column(String(50), default="")
     note: Mapped[str] = mapped_column(Text, default="")
     occurred_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+# -- governance that grows with the game: one row per item -------------------------------
+#
+# Proposals, Ballots, polls, CFIs and Elections are kept a row each, the
+# item's data as JSON, with the columns the hot path looks things up by
+# indexed, so a post reads and writes only the items it touches and the
+# scheduler's "anything due?" reads only what is still open.
+
+
+class ProposalRow(Base):
+    """One proposal (rules 4, 5, 19, 23 of seed 004) with its revisions."""
+
+    __tablename__ = "proposal"
+
+    serial: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    # Rule 151's "current proposal": submitted, on the Ballot or shelved.
+    current: Mapped[bool] = mapped_column(index=True)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class ProposalBallotRow(Base):
+    """One nweek's Ballot (rule 23): the poll number of each proposal on it."""
+
+    __tablename__ = "proposal_ballot"
+
+    nweek: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    is_open: Mapped[bool] = mapped_column(index=True)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class PollRow(Base):
+    """One poll (rule 15) with its votes; ``kind`` says what called it."""
+
+    __tablename__ = "poll"
+    __table_args__ = (Index("ix_poll_kind_open", "kind", "is_open"),)
+
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(30))
+    is_open: Mapped[bool] = mapped_column()
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class CfiRow(Base):
+    """One Call For Inquiry (rule 125), found by its number or its poll's."""
+
+    __tablename__ = "cfi"
+
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    poll_number: Mapped[int] = mapped_column(Integer, unique=True)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class ElectionRow(Base):
+    """One Ministerial Election (rules 625 B, 1823) with its nominations and ballots."""
+
+    __tablename__ = "election"
+
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    in_progress: Mapped[bool] = mapped_column(index=True)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)  # all but the ballots
+
+
+class ElectionBallotRow(Base):
+    """One ballot as cast in an Election (rule 1823: a voter's last one counts).
+
+    A row each, so casting one writes one row and asks the index whether
+    the voter voted before, however many have voted.
+    """
+
+    __tablename__ = "election_ballot"
+    __table_args__ = (Index("ix_election_ballot_election_voter", "election_number", "voter"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    election_number: Mapped[int] = mapped_column(ForeignKey("election.number"))
+    voter: Mapped[str] = mapped_column(String(200))
+    choices: Mapped[list[str]] = mapped_column(JSON)
+    cast_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    message_id: Mapped[str] = mapped_column(String(998))

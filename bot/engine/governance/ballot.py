@@ -36,6 +36,7 @@ from bot.engine.governance.proposal_book import (
     ProposalBook,
     Status,
     load_book,
+    open_ballots,
     save_book,
 )
 from bot.engine.players import active_players, all_players
@@ -90,11 +91,12 @@ def run_ballot(session: Session, services: Services, after: datetime, until: dat
 def close_due_ballots(session: Session, services: Services, until: datetime) -> None:
     """Close every open Ballot whose polls have Concluded by ``until``, oldest first."""
     due = poll_store.due_polls(session, services.clock, until, BALLOT_KIND)
+    if not due:
+        return  # nothing Concluded: no Ballot to close, and no Ballot read
     numbers = {stored.number: stored for stored in due}
-    _, book = load_book(session)
-    for ballot in sorted(book.ballots.values(), key=lambda ballot: ballot.nweek):
+    for ballot in open_ballots(session):
         concluded = [numbers[n] for n in ballot.polls.values() if n in numbers]
-        if ballot.closed_at is None and concluded:
+        if concluded:
             instant = conclusion_instant(concluded[0].poll) or until
             close_ballot(session, services, ballot.nweek, instant)
 

@@ -1,7 +1,8 @@
 """Calls For Inquiry by mail (rule 125 of seed 004): submit, defend, vote, rule, reward.
 
 ``CfiAdapter`` ("cfi.submit", "cfi.argue", "cfi.vote") keeps each CFI in a
-``game`` row ``cfi-<number>`` (the row ``cfis`` holds the next number) and
+``cfi`` row, found by its number or its poll's (the ``game`` row ``cfis``
+holds the next number), and
 its poll in the poll store (``kind="cfi"``): Eligible Voters the players not
 On Leave at the creation, less Plaintiff and Defendant; Duration until the
 4th Midnight UTC after the creation (real time, so no Clock stop moves it);
@@ -53,7 +54,7 @@ from bot.games.governance.polls.serialize import instant_from_text, instant_to_t
 from bot.outbound.compose import compose_report
 from bot.parser import ParsedAction
 from bot.parser.areas.cfi import read_document
-from bot.store.models import GameRecord
+from bot.store.models import CfiRow
 
 if TYPE_CHECKING:
     from bot.engine.services import Services
@@ -61,7 +62,6 @@ if TYPE_CHECKING:
 
 CFI_KIND = "cfi"
 COUNTER_NAME = "cfis"
-ROW_PREFIX = "cfi-"
 
 
 @dataclass(frozen=True)
@@ -381,21 +381,27 @@ def _pending_line(item: Mapping[str, Any]) -> str:
 
 
 def load_cfi(session: Session, number: int) -> StoredCfi | None:
-    record = session.scalar(select(GameRecord).where(GameRecord.name == f"{ROW_PREFIX}{number}"))
-    return None if record is None else from_state(record.state)
+    row = session.get(CfiRow, number)
+    return None if row is None else from_state(row.state)
 
 
 def all_cfis(session: Session) -> list[StoredCfi]:
-    records = session.scalars(select(GameRecord).where(GameRecord.name.like(f"{ROW_PREFIX}%")))
-    return sorted((from_state(record.state) for record in records), key=lambda c: c.number)
+    rows = session.scalars(select(CfiRow).order_by(CfiRow.number))
+    return [from_state(row.state) for row in rows]
 
 
 def _cfi_of_poll(session: Session, poll_number: int) -> StoredCfi | None:
-    return next((c for c in all_cfis(session) if c.poll_number == poll_number), None)
+    row = session.scalar(select(CfiRow).where(CfiRow.poll_number == poll_number))
+    return None if row is None else from_state(row.state)
 
 
 def save_cfi(session: Session, stored: StoredCfi) -> None:
-    poll_store.write_record(session, f"{ROW_PREFIX}{stored.number}", to_state(stored))
+    row = session.get(CfiRow, stored.number)
+    if row is None:
+        state = to_state(stored)
+        session.add(CfiRow(number=stored.number, poll_number=stored.poll_number, state=state))
+        return
+    row.poll_number, row.state = stored.poll_number, to_state(stored)
 
 
 def to_state(stored: StoredCfi) -> dict[str, Any]:

@@ -20,14 +20,17 @@ from sqlalchemy.orm import Session
 
 from bot.engine.governance.election_state import (
     Ballot,
+    BallotsWritten,
     Election,
     Phase,
     describe_instant,
     forfeited_book,
-    load_book,
+    has_stored_ballot,
+    load_heads,
     renamed_book,
-    save_book,
+    stored_ballots,
     timetable_of,
+    write_election,
 )
 from bot.engine.governance.ministries import (
     META_MINISTRY,
@@ -88,7 +91,13 @@ class ElectionDesk:
         self.services = services
         # The ndays in force at each instant (rule 1823 A), not the starting values.
         self.timetable = timetable_of(services)
-        self._book_record, self.book = load_book(session)
+        # Without their ballots: a ballot cast adds one row and asks the index
+        # whether the voter voted before (``cast``, ``has_voted``).  The
+        # Elections whose ballots are all in memory are ``_complete``; the
+        # others carry only the ballots cast since the last save.
+        self.book = load_heads(session)
+        self._saved = self.book
+        self._complete: set[int] = set()
         # A Ministry with no Rotation on record counts as rotated when the game's
         # Clock began (``needs_rotation``): the same nweek on every replay.
         first_nweek = services.clock.config.epoch_reading.nweek
@@ -104,14 +113,54 @@ class ElectionDesk:
     def put_ministry(self, ministry: Ministry) -> None:
         self.ministries, self.changed = self.ministries.with_ministry(ministry), True
 
+    def cast(self, election: Election, ballot: Ballot) -> None:
+        """Rule 1823: ``ballot`` cast in ``election``; written with the next save."""
+        self.put(replace(election, ballots=(*election.ballots, ballot)))
+
+    def has_voted(self, election: Election, voter: str) -> bool:
+        """Whether ``voter`` has cast a ballot in ``election`` before."""
+        if any(ballot.voter == voter for ballot in election.ballots):
+            return True
+        complete = election.number in self._complete
+        return not complete and has_stored_ballot(self.session, election.number, voter)
+
+    def with_ballots(self, election: Election) -> Election:
+        """``election`` with every ballot cast in it, for a count, a rename or a forfeit."""
+        if election.number in self._complete:
+            return election
+        stored = stored_ballots(self.session, election.number)
+        full = replace(election, ballots=(*stored, *election.ballots))
+        self._complete.add(election.number)
+        # Not a change: ``save`` writes it only if it changes further.
+        self.book = self.book.with_election(full)
+        self._saved = self._saved.with_election(full)
+        return full
+
+    def _in_progress_with_ballots(self) -> None:
+        for election in self.book.elections:
+            if election.phase.in_progress:
+                self.with_ballots(election)
+
     def save(self) -> None:
         if not self.changed:
             return
-        self._book_record = save_book(self.session, self._book_record, self.book)
+        before = {election.number: election for election in self._saved.elections}
+        for election in self.book.elections:
+            if before.get(election.number) is not election:
+                self._write(election)
+        self._saved = self.book
         self._ministries_record = save_ministries(
             self.session, self._ministries_record, self.ministries
         )
         self.changed = False
+
+    def _write(self, election: Election) -> None:
+        if election.number in self._complete:
+            write_election(self.session, election, BallotsWritten.ALL_BALLOTS)
+            return
+        write_election(self.session, election, BallotsWritten.NEW_BALLOTS)
+        # The new ballots are stored now: they must not be added again.
+        self.book = self.book.with_election(replace(election, ballots=()))
 
     def rename_player(self, old: str, new: str) -> None:
         """Rule 151 earlier in this post: the book and Ministries loaded before it follow.
@@ -119,6 +168,8 @@ class ElectionDesk:
         The rename may have written the Ministries' first row (``bot.engine.renames``):
         it is taken up, so that saving updates it instead of adding a second.
         """
+        # The stored ballots were renamed in their rows (``rename_in_elections``):
+        # only those in memory follow here.
         self.book = renamed_book(self.book, old, new)
         self.ministries = renamed_ministries(self.ministries, old, new)
         if self._ministries_record is None:
@@ -129,6 +180,7 @@ class ElectionDesk:
     def forfeit_player(self, name: str, at: datetime) -> tuple[str, ...]:
         """Rule 14: ``name`` forfeited; eir Ministries, Deputyhoods and part in the
         Elections in progress end (``forfeited_ministries``, ``forfeited_book``)."""
+        self._in_progress_with_ballots()
         book, election_notes = forfeited_book(self.book, name)
         ministries, ministry_notes = forfeited_ministries(self.ministries, name, at)
         if book != self.book or ministries != self.ministries:
@@ -201,6 +253,7 @@ class ElectionDesk:
 
     def advance(self, election: Election, at: datetime) -> None:
         """Take ``election`` to its next phase at its deadline ``at``."""
+        election = self.with_ballots(election)
         if election.phase is Phase.NOMINATING:
             self.open_voting(election, at)
         elif election.phase is Phase.VOTING:
@@ -296,6 +349,7 @@ class ElectionDesk:
 
     def pick(self, election: Election, pick: str, at: datetime) -> str:
         """The Moderator's pick among the tied choices; ``IllegalActionError`` if not tied."""
+        election = self.with_ballots(election)
         result = methods.tally_election(
             election.method, actual_votes(election), election.candidates, NoDraws()
         )

@@ -1,6 +1,10 @@
 """The Ministerial Elections in progress and held (rules 625 B and 1823, seed 004), as data.
 
-Kept as JSON in the ``game`` row named ``elections``.  An Election passes
+Kept a row per Election (``election``, its data as JSON but its ballots)
+with whether it is in progress indexed, and a row per ballot
+(``election_ballot``), so the scheduler's look for due phase changes reads
+only the Elections in progress, a ballot cast writes one row, and saving
+writes only the Elections a post changed.  An Election passes
 through nominations (five ndays), voting (four ndays), possibly a wait for
 the Moderator's pick on a tie, and is then closed with its result.
 
@@ -28,16 +32,17 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, delete, select
 from sqlalchemy.orm import Session
 
 from bot.games import ntime
 from bot.games.governance.elections import SelectionMethod, method_named
-from bot.store.models import GameRecord
+from bot.store.models import ElectionBallotRow, ElectionRow
 
 if TYPE_CHECKING:
     from bot.engine.services import Services
 
+# What a rename reports as changed (``bot.engine.renames``).
 RECORD_NAME = "elections"
 
 
@@ -225,20 +230,95 @@ def describe_instant(instant: datetime | None, label: str) -> str:
 # -- storage ----------------------------------------------------------------------------
 
 
-def load_book(session: Session) -> tuple[GameRecord | None, ElectionBook]:
-    record = session.scalar(select(GameRecord).where(GameRecord.name == RECORD_NAME))
-    if record is None or not record.state:
-        return record, ElectionBook()
-    return record, book_from_json(record.state)
+def load_book(session: Session) -> tuple[ElectionBook, ElectionBook]:
+    """Every Election with all its ballots: the book as loaded and the book to work on.
+
+    For the views and a rename; a post's desk reads ``load_heads``.
+    """
+    ballots = _ballots_by_election(session, select(ElectionBallotRow))
+    heads = session.scalars(select(ElectionRow).order_by(ElectionRow.number))
+    book = ElectionBook(
+        tuple(
+            replace(election_from_json(row.state), ballots=ballots.get(row.number, ()))
+            for row in heads
+        )
+    )
+    return book, book
 
 
-def save_book(session: Session, record: GameRecord | None, book: ElectionBook) -> GameRecord:
-    if record is None:
-        record = GameRecord(name=RECORD_NAME, state={}, version=0)
-        session.add(record)
-    record.state = book_to_json(book)
-    record.version += 1
-    return record
+def load_heads(session: Session) -> ElectionBook:
+    """Every Election without its ballots (``ballots`` empty; see ``stored_ballots``)."""
+    rows = session.scalars(select(ElectionRow).order_by(ElectionRow.number))
+    return ElectionBook(tuple(election_from_json(row.state) for row in rows))
+
+
+def elections_in_progress(session: Session) -> tuple[Election, ...]:
+    """The Elections not yet closed, by number, without their ballots (an indexed read)."""
+    rows = session.scalars(
+        select(ElectionRow).where(ElectionRow.in_progress.is_(True)).order_by(ElectionRow.number)
+    )
+    return tuple(election_from_json(row.state) for row in rows)
+
+
+def stored_ballots(session: Session, number: int) -> tuple[Ballot, ...]:
+    """Election ``number``'s ballots as stored, in the order cast."""
+    query = select(ElectionBallotRow).where(ElectionBallotRow.election_number == number)
+    return _ballots_by_election(session, query).get(number, ())
+
+
+def has_stored_ballot(session: Session, number: int, voter: str) -> bool:
+    """Whether ``voter`` has a ballot stored in Election ``number`` (an indexed read)."""
+    query = select(ElectionBallotRow.id).where(
+        ElectionBallotRow.election_number == number, ElectionBallotRow.voter == voter
+    )
+    return session.scalar(query.limit(1)) is not None
+
+
+def _ballots_by_election(
+    session: Session, query: Select[ElectionBallotRow]
+) -> dict[int, tuple[Ballot, ...]]:
+    found: dict[int, list[Ballot]] = {}
+    for row in session.scalars(query.order_by(ElectionBallotRow.id)):
+        ballot = Ballot(row.voter, tuple(row.choices), row.cast_at, row.message_id)
+        found.setdefault(row.election_number, []).append(ballot)
+    return {number: tuple(ballots) for number, ballots in found.items()}
+
+
+def write_election(session: Session, election: Election, ballots: BallotsWritten) -> None:
+    """Store ``election``'s head, and its ballots as ``ballots`` says.
+
+    ``ALL_BALLOTS``: ``election.ballots`` are all of them (the stored ones are
+    replaced); ``NEW_BALLOTS``: they are cast since the last write (added).
+    """
+    row = session.get(ElectionRow, election.number)
+    in_progress = election.phase.in_progress
+    state = election_to_json(election)
+    del state["ballots"]
+    if row is None:
+        row = ElectionRow(number=election.number, in_progress=in_progress)
+        session.add(row)
+    row.in_progress, row.state = in_progress, state
+    if ballots is BallotsWritten.ALL_BALLOTS:
+        session.flush()  # the Election's row before its ballots (their foreign key)
+        session.execute(
+            delete(ElectionBallotRow).where(ElectionBallotRow.election_number == election.number)
+        )
+    session.add_all(_ballot_row(election.number, ballot) for ballot in election.ballots)
+
+
+class BallotsWritten(Enum):
+    ALL_BALLOTS = "all"
+    NEW_BALLOTS = "new"
+
+
+def _ballot_row(number: int, ballot: Ballot) -> ElectionBallotRow:
+    return ElectionBallotRow(
+        election_number=number,
+        voter=ballot.voter,
+        choices=list(ballot.choices),
+        cast_at=ballot.at,
+        message_id=ballot.message_id,
+    )
 
 
 def _instant(value: datetime | None) -> str | None:
@@ -295,7 +375,7 @@ def election_from_json(data: dict[str, Any]) -> Election:
         candidates=tuple(data["candidates"]),
         ballots=tuple(
             Ballot(voter, tuple(choices), datetime.fromisoformat(at), message_id)
-            for voter, choices, at, message_id in data["ballots"]
+            for voter, choices, at, message_id in data.get("ballots", ())
         ),
         moderator_asked_at=_parsed(data["moderator_asked_at"]),
         closed_at=_parsed(data["closed_at"]),
@@ -305,14 +385,6 @@ def election_from_json(data: dict[str, Any]) -> Election:
         voting_ndays=data.get("voting_ndays"),
         moderator_wait_ndays=data.get("moderator_wait_ndays"),
     )
-
-
-def book_to_json(book: ElectionBook) -> dict[str, Any]:
-    return {"elections": [election_to_json(election) for election in book.elections]}
-
-
-def book_from_json(data: dict[str, Any]) -> ElectionBook:
-    return ElectionBook(tuple(election_from_json(item) for item in data["elections"]))
 
 
 # -- a player's change of name (rule 151) ------------------------------------------------

@@ -26,8 +26,10 @@ from bot.engine.governance.election_state import (
     Phase,
     describe_instant,
     election_to_json,
+    elections_in_progress,
     load_book,
     ndays_after,
+    timetable_of,
 )
 from bot.engine.governance.ministries import (
     Ministry,
@@ -231,8 +233,10 @@ class ElectionsAdapter:
         choices = tuple(candidate_named(election, entry) for entry in entries)
         read_vote(choices, election.candidates, election.method)  # raises when not a legal vote
         ballot = Ballot(player, choices, turn.occurred_at, turn.message_id)
-        self.desk().put(replace(election, ballots=(*election.ballots, ballot)))
-        replaced = " (replacing eir earlier vote)" if _has_voted(election, player) else ""
+        replaced = (
+            " (replacing eir earlier vote)" if self.desk().has_voted(election, player) else ""
+        )
+        self.desk().cast(election, ballot)
         listed = ", ".join(choices) or "nobody"
         kind = "approves" if not election.method.is_ranked else "ranks"
         return f"{player} {kind} {listed} in {election.label()}{replaced}"
@@ -346,10 +350,6 @@ def candidate_named(election: Election, written: str) -> str:
     return found[0]
 
 
-def _has_voted(election: Election, player: str) -> bool:
-    return any(ballot.voter == player for ballot in election.ballots)
-
-
 def _optional(action: ParsedAction, key: str) -> str | None:
     value = action.args.get(key)
     return str(value) if value else None
@@ -376,12 +376,12 @@ def advance_elections(
 ) -> None:
     """Every phase change and Ministry Rotation due in ``(after, until]``, in time order.
 
-    Cheap when nothing is due: one read of the elections row, and the
-    Clock is consulted for nweek starts only when a midnight has passed.
+    Cheap when nothing is due: one indexed read of the Elections in
+    progress (none is read once all are closed), and the Clock is consulted
+    for nweek starts only when a midnight has passed.
     """
     rotations = list(_nweek_starts(services, after, until))
-    _record, book = load_book(session)
-    if not rotations and not any(e.phase.in_progress for e in book.elections):
+    if not rotations and not _any_due(session, services, until):
         return
     desk = ElectionDesk(session, services)
     while True:
@@ -396,6 +396,16 @@ def advance_elections(
         else:
             break
     desk.save()
+
+
+def _any_due(session: Session, services: Services, until: datetime) -> bool:
+    """Whether an Election in progress changes phase by ``until``."""
+    timetable = timetable_of(services)
+    for election in elections_in_progress(session):
+        deadline = timetable.next_deadline(election)
+        if deadline is not None and deadline <= until:
+            return True
+    return False
 
 
 def _nweek_starts(

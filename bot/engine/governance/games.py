@@ -40,7 +40,6 @@ from bot.engine.governance.elections import (
 from bot.engine.governance.proposals import VotesAdapter, governance_adapters
 from bot.engine.governance.views import ballot_view, polls_view, proposals_view
 from bot.engine.private_records import apply_commit, apply_reveal, commit_private_votes
-from bot.engine.renames import JsonState, rewrite_record
 from bot.engine.services import Services
 from bot.engine.views import View
 from bot.parser.areas import elections as elections_area
@@ -60,17 +59,25 @@ def rename_in_elections(
     session: Session, services: Services, old: str, new: str
 ) -> tuple[str, ...]:
     changed = []
-    if rewrite_record(session, election_state.RECORD_NAME, renamed_elections, old, new):
+    if rename_in_election_rows(session, old, new):
         changed.append(election_state.RECORD_NAME)
     if rename_in_ministries(session, services, old, new):
         changed.append(ministries.RECORD_NAME)
     return tuple(changed)
 
 
-def renamed_elections(data: JsonState, old: str, new: str) -> JsonState | None:
-    book = election_state.book_from_json(data)
-    changed = election_state.renamed_book(book, old, new)
-    return None if changed == book else election_state.book_to_json(changed)
+def rename_in_election_rows(session: Session, old: str, new: str) -> bool:
+    """Rule 151 in every Election; whether any changed (only those are written)."""
+    _loaded, book = election_state.load_book(session)
+    renamed = election_state.renamed_book(book, old, new)
+    changed = [
+        after
+        for before, after in zip(book.elections, renamed.elections, strict=True)
+        if after != before
+    ]
+    for election in changed:
+        election_state.write_election(session, election, election_state.BallotsWritten.ALL_BALLOTS)
+    return bool(changed)
 
 
 def rename_in_ministries(session: Session, services: Services, old: str, new: str) -> bool:
@@ -144,14 +151,13 @@ DIGESTS = Game(
 def rename_in_proposals(
     session: Session, services: Services, old: str, new: str
 ) -> tuple[str, ...]:
-    name = proposal_book.RECORD_NAME
-    return (name,) if rewrite_record(session, name, renamed_proposals, old, new) else ()
-
-
-def renamed_proposals(data: JsonState, old: str, new: str) -> JsonState | None:
-    book = proposal_book.book_from_state(data)
-    changed = proposal_book.renamed_book(book, old, new)
-    return None if changed == book else proposal_book.book_to_state(changed)
+    loaded, book = proposal_book.load_book(session)
+    renamed = proposal_book.renamed_book(book, old, new)
+    if renamed == book:
+        return ()
+    # renamed_book replaces only the proponent's proposals: only they are written.
+    proposal_book.save_book(session, loaded, renamed)
+    return (proposal_book.RECORD_NAME,)
 
 
 def describe_commit(arguments: Mapping[str, Any]) -> str:

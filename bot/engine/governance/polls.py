@@ -1,11 +1,12 @@
 """The poll store: every Poll (rule 15, seed 004) the game has called, by number.
 
-Each poll is one ``game`` row named ``poll-<number>`` holding its JSON (the
-pure ``Poll`` written by ``bot.games.governance.polls.serialize``) and what
-the engine keeps beside it: who called it for what (``kind``, ``subject``),
-the Ballot's extra option Shelve (rule 23), an ntime deadline to re-resolve
-through The Clock, and when it was closed.  The row ``polls`` holds the next
-number.  No migration: the ``game`` table stores any JSON.
+Each poll is one ``poll`` row holding its JSON (the pure ``Poll`` written
+by ``bot.games.governance.polls.serialize``) and what the engine keeps
+beside it: who called it for what (``kind``, ``subject``), the Ballot's
+extra option Shelve (rule 23), an ntime deadline to re-resolve through The
+Clock, and when it was closed.  ``kind`` and whether it is open are indexed
+columns, so the scheduler's look for due polls reads only the open ones of
+a kind.  The ``game`` row ``polls`` holds the next number.
 
 General on purpose: the Ballot (rule 23) uses it now, CFIs (rule 125) and
 any poll a later rule calls can use it as is.
@@ -61,10 +62,9 @@ from bot.games.governance.polls.serialize import (
     poll_to_dict,
 )
 from bot.games.governance.polls.votes import normalise
-from bot.store.models import GameRecord, Player
+from bot.store.models import GameRecord, Player, PollRow
 
 COUNTER_NAME = "polls"
-ROW_PREFIX = "poll-"
 SHELVE = "Shelve"
 # Rule 23: "The polls on a Ballot have an additional voting option: Shelve."
 SHELVE_WORDS = frozenset({"shelve", "shelf", "shelved", "to shelve"})
@@ -157,26 +157,34 @@ def ntime_deadline(clock: GameClock, ndays: int, reading: str) -> Duration:
 
 def load_poll(session: Session, clock: GameClock, number: int) -> StoredPoll | None:
     """Poll ``number`` with its deadline resolved through ``clock``, or None."""
-    record = session.scalar(select(GameRecord).where(GameRecord.name == f"{ROW_PREFIX}{number}"))
-    return None if record is None else _resolved(from_state(record.state), clock)
+    row = session.get(PollRow, number)
+    return None if row is None else _resolved(from_state(row.state), clock)
 
 
 def all_polls(
     session: Session, clock: GameClock, kind: str | None = None, open_only: bool = False
 ) -> list[StoredPoll]:
-    """Every stored poll (of ``kind``; still open if ``open_only``), by number."""
-    records = session.scalars(select(GameRecord).where(GameRecord.name.like(f"{ROW_PREFIX}%")))
-    polls = [from_state(record.state) for record in records]
-    chosen = [
-        _resolved(stored, clock)
-        for stored in polls
-        if (kind is None or stored.kind == kind) and not (open_only and stored.closed_at)
-    ]
-    return sorted(chosen, key=lambda stored: stored.number)
+    """Every stored poll (of ``kind``; still open if ``open_only``), by number.
+
+    ``kind`` and ``open_only`` are answered by the index on (kind, is_open):
+    the closed polls of a long game are not read.
+    """
+    query = select(PollRow).order_by(PollRow.number)
+    if kind is not None:
+        query = query.where(PollRow.kind == kind)
+    if open_only:
+        query = query.where(PollRow.is_open.is_(True))
+    return [_resolved(from_state(row.state), clock) for row in session.scalars(query)]
 
 
 def save_poll(session: Session, stored: StoredPoll) -> None:
-    write_record(session, f"{ROW_PREFIX}{stored.number}", to_state(stored))
+    row = session.get(PollRow, stored.number)
+    is_open = stored.closed_at is None
+    if row is None:
+        state = to_state(stored)
+        session.add(PollRow(number=stored.number, kind=stored.kind, is_open=is_open, state=state))
+        return
+    row.is_open, row.state = is_open, to_state(stored)
 
 
 def write_record(session: Session, name: str, state: dict[str, Any]) -> None:

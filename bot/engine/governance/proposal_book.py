@@ -1,8 +1,10 @@
 """Proposals (rules 4, 5, 19, 23, 1440 of seed 004) and the Ballots, as data.
 
-Kept as JSON in the ``game`` row named ``proposals``: every proposal with its
-revisions, and for each nweek's Ballot the poll number of each proposal on
-it (the polls themselves are in the poll store).
+Kept a row per proposal (``proposal``: its revisions, as JSON) and a row
+per nweek's Ballot (``proposal_ballot``: the poll number of each proposal
+on it; the polls themselves are in the poll store), so saving writes only
+the items a post changed, and rule 151's check reads only the current
+proposals (an indexed column).
 """
 
 from __future__ import annotations
@@ -12,14 +14,15 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from bot.games.errors import IllegalActionError
 from bot.games.governance.definitions import defines_name
 from bot.games.governance.polls.serialize import instant_from_text, instant_to_text
-from bot.store.models import GameRecord
+from bot.store.models import ProposalBallotRow, ProposalRow
 
+# What a rename reports as changed (``bot.engine.renames``).
 RECORD_NAME = "proposals"
 
 
@@ -121,38 +124,85 @@ def renamed_book(book: ProposalBook, old: str, new: str) -> ProposalBook:
     return replace(book, proposals=proposals)
 
 
-def load_book(session: Session) -> tuple[GameRecord | None, ProposalBook]:
-    record = session.scalar(select(GameRecord).where(GameRecord.name == RECORD_NAME))
-    return record, (ProposalBook() if record is None else book_from_state(record.state))
-
-
-def save_book(session: Session, record: GameRecord | None, book: ProposalBook) -> GameRecord:
-    if record is None:
-        record = GameRecord(name=RECORD_NAME, state=book_to_state(book), version=0)
-        session.add(record)
-        session.flush()
-        return record
-    record.state = book_to_state(book)
-    record.version += 1
-    return record
-
-
-def book_to_state(book: ProposalBook) -> dict[str, Any]:
-    return {
-        "highest_serial": book.highest_serial,
-        "proposals": [_proposal_to_dict(book.proposals[s]) for s in sorted(book.proposals)],
-        "ballots": [_ballot_to_dict(book.ballots[n]) for n in sorted(book.ballots)],
-    }
-
-
-def book_from_state(state: dict[str, Any]) -> ProposalBook:
-    proposals = (_proposal_from_dict(item) for item in state.get("proposals", []))
-    ballots = (_ballot_from_dict(item) for item in state.get("ballots", []))
-    return ProposalBook(
-        proposals={proposal.serial: proposal for proposal in proposals},
-        ballots={ballot.nweek: ballot for ballot in ballots},
-        highest_serial=state.get("highest_serial"),
+def load_book(session: Session) -> tuple[ProposalBook, ProposalBook]:
+    """The book as loaded (to give ``save_book``) and the book to work on: the same."""
+    proposals = session.scalars(select(ProposalRow).order_by(ProposalRow.serial))
+    ballots = session.scalars(select(ProposalBallotRow).order_by(ProposalBallotRow.nweek))
+    book = ProposalBook(
+        proposals={row.serial: _proposal_from_dict(row.state) for row in proposals},
+        ballots={row.nweek: _ballot_from_dict(row.state) for row in ballots},
     )
+    highest = max(book.proposals, default=None)
+    book = replace(book, highest_serial=highest)
+    return book, book
+
+
+def highest_serial(session: Session) -> int | None:
+    """Rule 5: the highest serial number used so far, if any."""
+    return session.scalar(select(func.max(ProposalRow.serial)))
+
+
+def load_proposal(session: Session, serial: int) -> Proposal | None:
+    row = session.get(ProposalRow, serial)
+    return None if row is None else _proposal_from_dict(row.state)
+
+
+def load_ballot(session: Session, nweek: int) -> Ballot | None:
+    row = session.get(ProposalBallotRow, nweek)
+    return None if row is None else _ballot_from_dict(row.state)
+
+
+def save_book(session: Session, loaded: ProposalBook, book: ProposalBook) -> ProposalBook:
+    """Write the proposals and Ballots of ``book`` that are not those ``loaded``.
+
+    Items are frozen and replaced when they change, so identity tells what
+    changed without encoding the rest.  Returns ``book``, the new baseline.
+    """
+    for serial, proposal in book.proposals.items():
+        if loaded.proposals.get(serial) is not proposal:
+            _write_proposal(session, proposal)
+    for nweek, ballot in book.ballots.items():
+        if loaded.ballots.get(nweek) is not ballot:
+            _write_ballot(session, ballot)
+    return book
+
+
+def _write_proposal(session: Session, proposal: Proposal) -> None:
+    row = session.get(ProposalRow, proposal.serial)
+    current = proposal.status in CURRENT_PROPOSAL
+    state = _proposal_to_dict(proposal)
+    if row is None:
+        session.add(ProposalRow(serial=proposal.serial, current=current, state=state))
+        return
+    row.current, row.state = current, state
+
+
+def _write_ballot(session: Session, ballot: Ballot) -> None:
+    row = session.get(ProposalBallotRow, ballot.nweek)
+    is_open = ballot.closed_at is None
+    state = _ballot_to_dict(ballot)
+    if row is None:
+        session.add(ProposalBallotRow(nweek=ballot.nweek, is_open=is_open, state=state))
+        return
+    row.is_open, row.state = is_open, state
+
+
+def open_ballots(session: Session) -> list[Ballot]:
+    """The Ballots not yet closed, oldest first (an indexed read)."""
+    rows = session.scalars(
+        select(ProposalBallotRow)
+        .where(ProposalBallotRow.is_open.is_(True))
+        .order_by(ProposalBallotRow.nweek)
+    )
+    return [_ballot_from_dict(row.state) for row in rows]
+
+
+def current_proposals(session: Session) -> list[Proposal]:
+    """Rule 151's current proposals, by serial (an indexed read)."""
+    rows = session.scalars(
+        select(ProposalRow).where(ProposalRow.current.is_(True)).order_by(ProposalRow.serial)
+    )
+    return [_proposal_from_dict(row.state) for row in rows]
 
 
 def _proposal_to_dict(proposal: Proposal) -> dict[str, Any]:
@@ -235,9 +285,8 @@ def refuse_name_of_proposed_entity(session: Session, name: str) -> None:
 
     Raises IllegalActionError (rule 151) naming the proposal.
     """
-    _, book = load_book(session)
-    for proposal in book.proposals.values():
-        if proposal.status in CURRENT_PROPOSAL and defines_name(proposal.current.text, name):
+    for proposal in current_proposals(session):
+        if defines_name(proposal.current.text, name):
             raise IllegalActionError(
                 f'"{name}" is the name of an entity defined in proposal '
                 f"{proposal.id_string}, a current proposal: no player may take it",

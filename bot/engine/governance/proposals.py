@@ -23,7 +23,9 @@ from bot.engine.governance.proposal_book import (
     ProposalBook,
     Revision,
     Status,
-    load_book,
+    highest_serial,
+    load_ballot,
+    load_proposal,
     renamed_book,
     save_book,
 )
@@ -50,8 +52,27 @@ class ProposalsAdapter:
     def __init__(self, session: Session, services: Services) -> None:
         self.session = session
         self.services = services
-        self.record, self.book = load_book(session)
+        # Read on demand, so a post reads only what it touches: a submission
+        # the highest serial (rule 5), a revision or rescission its proposal;
+        # a post with no proposal action reads nothing.  ``_read`` is the
+        # book as read, for ``save_book`` to tell what changed.
+        self._read: ProposalBook | None = None
+        self._book: ProposalBook | None = None
         self.changed = False
+
+    @property
+    def book(self) -> ProposalBook:
+        if self._book is None:
+            self._read = self._book = ProposalBook(highest_serial=highest_serial(self.session))
+        return self._book
+
+    def _proposal(self, serial: int) -> Proposal | None:
+        """Proposal ``serial`` as this post has it, read from the store the first time."""
+        found = self.book.proposals.get(serial)
+        if found is None and (found := load_proposal(self.session, serial)) is not None:
+            assert self._read is not None  # read with ``book``
+            self._book, self._read = self.book.with_proposal(found), self._read.with_proposal(found)
+        return found
 
     def apply(self, action: ParsedAction, turn: Turn) -> Ruling:
         handlers = {
@@ -65,7 +86,7 @@ class ProposalsAdapter:
             return rejected(
                 action.action, action.args, action.text, turn, error.message, error.rule
             )
-        self.book, self.changed = book, True
+        self._book, self.changed = book, True
         effects = ({"kind": "proposal", "action": action.action, "summary": summary},)
         return applied(
             action.action, action.args, action.text, turn, summary, rule=rule, effects=effects
@@ -132,7 +153,7 @@ class ProposalsAdapter:
 
     def _own_proposal(self, serial: int, turn: Turn, verb: str) -> Proposal:
         player = _player_of(turn)
-        proposal = self.book.proposals.get(serial)
+        proposal = self._proposal(serial)
         if proposal is None or proposal.status is Status.RESCINDED:
             raise IllegalActionError(f"there is no proposal {serial}", rule="19")
         if proposal.proponent_id != player.id:
@@ -151,12 +172,16 @@ class ProposalsAdapter:
         return ()
 
     def rename_player(self, old: str, new: str) -> None:
-        """Rule 151 earlier in this post: the book loaded before it follows the name."""
-        self.book = renamed_book(self.book, old, new)
+        """Rule 151 earlier in this post: the proposals read before it follow the name.
+
+        The stored ones were renamed in their rows (``rename_in_proposals``).
+        """
+        if self._book is not None:
+            self._book = renamed_book(self._book, old, new)
 
     def save(self) -> None:
-        if self.changed:
-            self.record = save_book(self.session, self.record, self.book)
+        if self.changed and self._read is not None and self._book is not None:
+            self._read = save_book(self.session, self._read, self._book)
 
 
 def _rescind_problem(proposal: Proposal) -> str:
@@ -218,8 +243,7 @@ class VotesAdapter:
     def _poll_number(self, target: str, number: int) -> tuple[int, str]:
         if target == "poll":
             return number, f"poll {number}"
-        _, book = load_book(self.session)
-        proposal = book.proposals.get(number)
+        proposal = load_proposal(self.session, number)
         if proposal is None or proposal.status is Status.RESCINDED:
             raise IllegalActionError(f"there is no proposal {number}", rule="19")
         if proposal.status is not Status.ON_BALLOT and proposal.ballots:
@@ -234,7 +258,8 @@ class VotesAdapter:
                 "the Ballot is called at the start of each Voting Period",
                 rule="23",
             )
-        ballot = book.ballots[proposal.ballots[-1]]
+        ballot = load_ballot(self.session, proposal.ballots[-1])
+        assert ballot is not None, "a proposal on the Ballot has its Ballot stored"
         return ballot.polls[number], f"proposal {proposal.id_string}"
 
     def notes(self, visible_text: str) -> tuple[str, ...]:
