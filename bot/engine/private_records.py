@@ -54,7 +54,7 @@ from bot.engine.admin_records import (
     read_record,
     record_outbox_row,
 )
-from bot.engine.rulings import Outcome, Ruling, Turn
+from bot.engine.rulings import Outcome, PlayerRef, Ruling, Turn
 from bot.ingress.ingest import COPY_MARK, ingest
 from bot.store.models import GameRecord, Message, Player
 from bot.trust.bot_key import BotKey, load_bot_key
@@ -479,6 +479,28 @@ def _checked(item: Mapping[str, Any], commitment: str, poll: int) -> tuple[Mappi
     return action, nonce
 
 
+def private_turn(services: Services, player: PlayerRef, document: Mapping[str, Any]) -> Turn:
+    """The turn of a private post, rebuilt from its record's ``at`` and ``position``.
+
+    ``message_id`` is the document's when it kept one: a private post's own
+    Message-ID is known to the bot alone, so records that must not reveal it
+    leave it out.
+    """
+    moment = datetime.fromisoformat(str(document["at"]))
+    clock = services.clock.reading(moment)
+    return Turn(
+        message_id=str(document.get("message_id", "")),
+        occurred_at=moment,
+        ntime_label=clock.label,
+        nweek=clock.nweek,
+        checking_period=clock.checking_period,
+        position=int(document["position"]),
+        author="",
+        player=player,
+        private=True,
+    )
+
+
 def _cast(session: Session, services: Services, action: Mapping[str, Any], at: datetime) -> None:
     """Cast a revealed vote as the private post cast it, at the commitment's instant."""
     from bot.engine.governance.proposals import VotesAdapter
@@ -488,19 +510,7 @@ def _cast(session: Session, services: Services, action: Mapping[str, Any], at: d
     if action.get("action") not in COMMITTED_ACTIONS:
         raise RecordError(f"a private {action.get('action')} cannot be cast (rule 1896)")
     player = find_player_by_name(session, str(action["voter"]))
-    moment = datetime.fromisoformat(str(action["at"]))
-    clock = services.clock.reading(moment)
-    turn = Turn(
-        message_id="",
-        occurred_at=moment,
-        ntime_label=clock.label,
-        nweek=clock.nweek,
-        checking_period=clock.checking_period,
-        position=int(action["position"]),
-        author="",
-        player=player,
-        private=True,
-    )
+    turn = private_turn(services, player, action)
     parsed = ParsedAction(str(action["action"]), dict(action["args"]), str(action["text"]))
     ruling = VotesAdapter(session, services).apply(parsed, turn)
     if ruling.outcome is not Outcome.APPLIED:

@@ -77,6 +77,32 @@ def rename_in_adapters(adapters: Iterable[object], old: str, new: str) -> None:
             adapter.rename_player(old, new)
 
 
+def rename_in_json(
+    data: JsonState, old: str, new: str, kept: frozenset[str] = frozenset()
+) -> JsonState | None:
+    """``data`` with every string equal to ``old`` written ``new``; None when none is.
+
+    For a game whose stored state names players as plain JSON strings (its
+    pure package's ``PlayerId = str``).  The values under a key in ``kept``
+    keep their words: what a player wrote, or what a commitment hashed.
+    """
+    changed = _renamed(data, old, new, kept)
+    return None if changed == data else dict(changed)
+
+
+def _renamed(value: Any, old: str, new: str, kept: frozenset[str]) -> Any:
+    if value == old:
+        return new
+    if isinstance(value, dict):
+        return {
+            key: item if key in kept else _renamed(item, old, new, kept)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_renamed(item, old, new, kept) for item in value]
+    return value
+
+
 def rewrite_record(session: Session, name: str, rewrite: Rewrite, old: str, new: str) -> bool:
     """Rewrite the ``game`` row ``name`` with ``rewrite``; whether it changed."""
     record = session.scalar(select(GameRecord).where(GameRecord.name == name))

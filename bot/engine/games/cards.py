@@ -56,7 +56,7 @@ from bot.engine.games.cards_trades import (
 from bot.engine.governance.polls import create_poll, vote_by_mail
 from bot.engine.holdings import Cause
 from bot.engine.players import all_players
-from bot.engine.renames import JsonState, rewrite_record
+from bot.engine.renames import JsonState, rename_in_json, rewrite_record
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.engine.views import View
 from bot.games.cards import parse_card_name
@@ -295,18 +295,8 @@ def rename_in_cards(session: Session, services: Services, old: str, new: str) ->
 
 
 def renamed_state(data: JsonState, old: str, new: str) -> JsonState | None:
-    changed = _renamed(data, old, new)
-    return None if changed == data else dict(changed)
-
-
-def _renamed(value: Any, old: str, new: str) -> Any:
-    if value == old:
-        return new
-    if isinstance(value, dict):
-        return {key: _renamed(item, old, new) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_renamed(item, old, new) for item in value]
-    return value
+    """The stored state with every name ``old`` written ``new`` (None when none is)."""
+    return rename_in_json(data, old, new)
 
 
 # -- the view --------------------------------------------------------------------------------

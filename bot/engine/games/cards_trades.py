@@ -52,7 +52,7 @@ from bot.engine.games.cards_state import (
 )
 from bot.engine.holdings import POINTS, Cause, gain, spend
 from bot.engine.players import find_player_by_name
-from bot.engine.private_records import canonical_json, publish_record
+from bot.engine.private_records import canonical_json, private_turn, publish_record
 from bot.engine.rulings import Outcome, Ruling, Turn
 from bot.games.cards import parse_card_name
 from bot.games.cards.pooker import TRADE_FEE, Trade, TradeNotice, match_notices, resolve_pcards
@@ -320,19 +320,7 @@ def apply_trade_record(session: Session, services: Services, record: AdminRecord
     settings = cards_settings(services)
     state = load_state(session, settings.packs)
     sender = find_player_by_name(session, str(document["sender"]))
-    moment = datetime.fromisoformat(str(document["at"]))
-    clock = services.clock.reading(moment)
-    turn = Turn(
-        message_id=str(document["message_id"]),
-        occurred_at=moment,
-        ntime_label=clock.label,
-        nweek=clock.nweek,
-        checking_period=clock.checking_period,
-        position=int(document["position"]),
-        author="",
-        player=sender,
-        private=True,
-    )
+    turn = private_turn(services, sender, document)
     desk = TradeDesk(session, services, state, settings)
     desk.notice(document["args"], turn, sender.name, locked=shown_numbers(state))
     save_state(session, desk.state)

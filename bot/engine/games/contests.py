@@ -35,7 +35,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
@@ -69,7 +69,7 @@ from bot.engine.players import find_player_by_name, registered_addresses
 from bot.engine.private_records import (
     commitment_of,
 )
-from bot.engine.renames import JsonState, rewrite_record
+from bot.engine.renames import JsonState, rename_in_json, rewrite_record
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.engine.views import View
 from bot.games.contests.challenges import (
@@ -459,26 +459,13 @@ def rename_in_contests(session: Session, services: Services, old: str, new: str)
     return (NAME,) if rewrite_record(session, NAME, renamed_state, old, new) else ()
 
 
-def renamed_state(data: JsonState, old: str, new: str) -> JsonState | None:
-    changed = _renamed(data, old, new)
-    return None if changed == data else dict(changed)
-
-
 # What players wrote, and what the commitments hashed, keep their words.
 UNRENAMED = frozenset({"text", "content", "committed_as", "commitment", "nonce"})
 
 
-def _renamed(value: Any, old: str, new: str) -> Any:
-    if value == old:
-        return new
-    if isinstance(value, dict):
-        return {
-            key: item if key in UNRENAMED else _renamed(item, old, new)
-            for key, item in value.items()
-        }
-    if isinstance(value, list):
-        return [_renamed(item, old, new) for item in value]
-    return value
+def renamed_state(data: JsonState, old: str, new: str) -> JsonState | None:
+    """The stored state with every name ``old`` written ``new``, but not in ``UNRENAMED``."""
+    return rename_in_json(data, old, new, UNRENAMED)
 
 
 def contests_view(session: Session, services: Services, at: datetime | None = None) -> View:

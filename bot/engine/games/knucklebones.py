@@ -39,7 +39,7 @@ from bot.engine.game import Game, StateView, TimedEvent, rule
 from bot.engine.games.base import GameAdapter
 from bot.engine.holdings import Cause, message_pk_of
 from bot.engine.players import find_player_by_name
-from bot.engine.renames import JsonState, rewrite_record
+from bot.engine.renames import JsonState, rename_in_json, rewrite_record
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.engine.scheduler import open_nweek
 from bot.engine.views import View
@@ -195,18 +195,7 @@ def rename_in_knucklebones(
 
 def renamed_state(data: JsonState, old: str, new: str) -> JsonState | None:
     """The stored state with every name ``old`` written ``new`` (None when none is)."""
-    changed = _renamed(data, old, new)
-    return None if changed == data else dict(changed)
-
-
-def _renamed(value: Any, old: str, new: str) -> Any:
-    if value == old:
-        return new
-    if isinstance(value, dict):
-        return {key: _renamed(item, old, new) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_renamed(item, old, new) for item in value]
-    return value
+    return rename_in_json(data, old, new)
 
 
 def clock_stops(services: Services) -> tuple[ClockStop, ...]:
