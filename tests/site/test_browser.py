@@ -31,8 +31,8 @@ SCREENSHOTS_VARIABLE = "NOMICBOT_SCREENSHOTS"
 PHONE = (412, 915)
 DESKTOP = (1024, 900)
 STONES_SCRIPT = (
-    "return Array.from(document.querySelectorAll('svg.go-board .stone'))"
-    ".map(stone => [stone.dataset.point, stone.dataset.owner]);"
+    "return Array.from(document.querySelectorAll('svg.go-board .stones use'))"
+    ".map(stone => [stone.dataset.point, stone.parentNode.dataset.owner]);"
 )
 # Every link of the page that stays on the site, fetched by the page itself:
 # the statuses the server answered.

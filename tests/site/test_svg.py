@@ -23,9 +23,13 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def stones_of(svg: str) -> dict[str, str]:
+    """Each placed stone's point and its owner, the ``data-owner`` of its player's group."""
     root = ElementTree.fromstring(svg)
     return {
-        stone.get("data-point", ""): stone.get("data-owner", "") for stone in root.iter(f"{SVG}use")
+        stone.get("data-point", ""): group.get("data-owner", "")
+        for group in root.iter(f"{SVG}g")
+        if group.get("class") == "stones"
+        for stone in group.iter(f"{SVG}use")
     }
 
 

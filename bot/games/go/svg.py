@@ -49,14 +49,7 @@ def board_svg(
         _grid(size),
         _labels(size),
     ]
-    for point, owner in sorted(stones.items()):
-        if owner not in players:
-            raise ValueError(f"the stone on {point} belongs to {owner!r}, who is not playing")
-        x, y = _centre(point, size)
-        parts.append(
-            f'<use href="#stone-{players.index(owner)}" x="{x}" y="{y}" class="stone" '
-            f'data-point="{escape(point)}" data-owner="{escape(owner)}"/>'
-        )
+    parts.extend(_stones(size, stones, players))
     if last_move is not None:
         x, y = _centre(last_move, size)
         parts.append(
@@ -65,6 +58,30 @@ def board_svg(
         )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def _stones(size: int, stones: Mapping[str, str], players: Sequence[str]) -> list[str]:
+    """One group per player holding eir stones, each placed by ``<use>``.
+
+    The owner is said once, on the group, and each stone names only its
+    point: a board of a long game is mostly these lines.
+    """
+    by_owner: dict[str, list[str]] = {name: [] for name in players}
+    for point, owner in sorted(stones.items()):
+        if owner not in by_owner:
+            raise ValueError(f"the stone on {point} belongs to {owner!r}, who is not playing")
+        by_owner[owner].append(point)
+    groups = []
+    for position, (owner, points) in enumerate(by_owner.items()):
+        if not points:
+            continue
+        placed = "".join(
+            f'<use href="#stone-{position}" x="{x}" y="{y}" data-point="{escape(point)}"/>'
+            for point in points
+            for x, y in (_centre(point, size),)
+        )
+        groups.append(f'<g class="stones" data-owner="{escape(owner)}">{placed}</g>')
+    return groups
 
 
 def _summary(size: int, stones: Mapping[str, str], last_move: str | None) -> str:
