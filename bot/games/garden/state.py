@@ -77,7 +77,14 @@ class GardenState:
             players=tuple(key for key in self.players if key != player),
             plants=plants,
             fruits=fruits,
+            picks=tuple(record for record in self.picks if record.player != player),
+            free_throws=tuple(
+                right for right in self.free_throws if player not in (right.owner, right.picker)
+            ),
             effects=self.effects.without_subject(player),
+            permissions=Permissions(
+                tuple(p for p in self.permissions.items if player not in (p.grantor, p.grantee))
+            ),
         )
 
     def check_garden(self, garden: GardenKey) -> None:

@@ -63,7 +63,7 @@ def events_at(state: GardenState, at: Moment) -> tuple[TimedEvent, ...]:
         events.append(TimedEvent(at, GARDENING, FRUITING, section=3))
     for fruit in state.fruits:
         timer = Timer(fruit.created, FRUIT_TIMER_NDAYS)
-        if fruit.kind == TOMATO.name and not fruit.rotten and timer.due == at:
+        if fruit.kind == TOMATO.name and not fruit.rotten and timer.is_due(at):
             events.append(TimedEvent(at, TOMATOES, ROTTING, subject=fruit.number))
         # 1909: "more than an nweek" on the Bush: at the nweek start that ends its
         # nweek there, after that instant's other events (docs/readings.md).
