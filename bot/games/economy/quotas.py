@@ -76,6 +76,8 @@ class Quota:
     rule: str
     doing: str
     reason: str = ""  # the rule's own why, if it gives one ("because eir arms are full")
+    limit_words: str = ""  # the limit in the rule's words, instead of "only once per nweek"
+    again_doing: str = ""  # what becomes possible again, when not ``doing``
 
 
 @dataclass(frozen=True)
@@ -92,13 +94,14 @@ class Quotas:
         if self.used(player, quota, at) < quota.limit:
             return
         times = "once" if quota.limit == 1 else f"{quota.limit} times"
-        reason = f"you may {quota.doing} only {times} per {quota.period.value}"
+        limit = quota.limit_words or f"only {times} per {quota.period.value}"
+        reason = f"you may {quota.doing} {limit}"
         if quota.reason:
             reason = f"{reason} ({quota.reason})"
         raise PossibleLaterError(
             reason,
             rule=quota.rule,
-            again=f"{name or 'you'} may {quota.doing} again",
+            again=f"{name or 'you'} may {quota.again_doing or quota.doing} again",
             possible_from=quota.period.next_start(at),
         )
 

@@ -63,8 +63,10 @@ FOREIGN_GARDENS = Quota(
     limit=MAXIMUM_FOREIGN_GARDENS,
     period=Period.CHECKING_PERIOD,
     rule=RULE_FRUITS,
-    doing="pick from a garden you don't own that you have not picked from yet",
+    doing="pick Fruits",
+    limit_words="from at most three gardens you don't own in any given Checking Period",
     reason="because it takes too long to run from garden to garden",
+    again_doing="pick Fruits in another garden",
 )
 SLOW_PICKING = Gate(
     status=PICKED_SLOWLY,
@@ -124,13 +126,15 @@ def water(
     """
     state.check_player(player)
     state.check_garden(garden)
-    if garden is None:
+    if garden is None:  # the Town Square
         raise IllegalActionError(
             "the Town Square is owned by no player, so it has no Gardening Cost to water for",
             rule=RULE_TOWN_SQUARE,
         )
     period = at.checking_period.index
     paid, cost = state.paid_for(garden, period), state.gardening_cost(garden) or 0
+    if amount is None and not cost:
+        raise IllegalActionError(f"{garden_name(garden)} has no Plants to water", rule=RULE_GARDENS)
     if amount is None:
         amount = cost - paid
         if amount <= 0:
@@ -270,7 +274,12 @@ def _pick_abroad(
     period = at.checking_period.index
     record = state.picks_of(player, period)
     check_gates(
-        (SLOW_PICKING,), state.effects, player, PICK, at, again=f"{player} may pick there again"
+        (SLOW_PICKING,),
+        state.effects,
+        player,
+        PICK,
+        at,
+        again=f"{player} may pick in gardens e doesn't own again",
     )
     if garden not in record.gardens:
         state.quotas.check(player, FOREIGN_GARDENS, at, name=player)

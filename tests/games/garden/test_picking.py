@@ -109,10 +109,9 @@ def test_no_more_than_three_foreign_gardens_per_checking_period() -> None:
     assert refused.value.rule == "1902 B"
     assert refused.value.possible_from == Moment.at(1, 3)  # the next Checking Period
     assert str(refused.value) == (
-        "you may pick from a garden you don't own that you have not picked from yet only 3 "
-        "times per Checking Period (because it takes too long to run from garden to garden); "
-        "alice may pick from a garden you don't own that you have not picked from yet again "
-        "from the next Checking Period"
+        "you may pick Fruits from at most three gardens you don't own in any given Checking "
+        "Period (because it takes too long to run from garden to garden); alice may pick "
+        "Fruits in another garden again from the next Checking Period"
     )
     later = pick(state, "alice", fruit_to_pick(state, "erin", "Tomato"), Moment.at(1, 3))
     assert len(later.state.fruit_held_by("alice")) == 5

@@ -63,8 +63,11 @@ def test_after_a_new_plant_watering_pays_only_what_is_missing() -> None:
     assert [p.amount for p in outcome.payments] == [-6]
 
 
-def test_the_town_square_cannot_be_watered() -> None:
+def test_the_town_square_cannot_be_watered_nor_an_empty_garden() -> None:
     state = start(("alice",), Moment.nweek_start(0)).state
+    with pytest.raises(IllegalActionError) as empty:
+        water(state, "alice", "alice", Moment.at(0, 1))
+    assert str(empty.value) == "alice's Garden has no Plants to water"
     with pytest.raises(IllegalActionError) as refused:
         water(state, "alice", TOWN_SQUARE, Moment.at(0, 1))
     assert refused.value.rule == "1902 C"
