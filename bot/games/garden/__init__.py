@@ -4,11 +4,11 @@ Modules: ``plants`` (the types of Plant and Fruit and their objects),
 ``state`` (every Garden, Plant and Fruit, and what the rules count),
 ``actions`` (watering, planting, burning, picking, throwing, permissions),
 ``timed`` (the Checkpoint and nweek-start events in rule 3 C's order),
-``invariants`` (rule 1909's Thorn Bush in the Town Square) and ``render``
-(Chauncey's display, rule 625 D.4).  Built on ``bot.games.economy``'s
-lasting effects, quotas, timed events and conversions.  Readings are in
-``docs/readings.md``.  Players are named by the key the engine keeps for
-them, and that key is what the rulings print.
+``invariants`` (rule 1909's Thorn Bush in the Town Square), ``render``
+(Chauncey's display, rule 625 D.4) and ``serialize`` (the state as JSON).
+Built on ``bot.games.economy``'s lasting effects, quotas, timed events and
+conversions.  Readings are in ``docs/readings.md``.  Players are named by
+the key the engine keeps for them, and that key is what the rulings print.
 """
 
 from bot.games.garden.actions import (
@@ -40,6 +40,7 @@ from bot.games.garden.plants import (
     Plant,
 )
 from bot.games.garden.render import render_gardens
+from bot.games.garden.serialize import state_from_json, state_to_json
 from bot.games.garden.state import FreeThrow, GardenState
 from bot.games.garden.timed import HANDLERS, events_at, run_timed
 
@@ -72,6 +73,8 @@ __all__ = [
     "render_gardens",
     "run_timed",
     "start",
+    "state_from_json",
+    "state_to_json",
     "throw",
     "water",
 ]

@@ -5,12 +5,16 @@ not, picking, slowly or not, planting, burning, throwing, permitting), and
 every Checkpoint's events run in rule 3 C order.  After every step: a Thorn
 Bush exists (1909), every Fruit is on a Plant or held, nobody picked past 5
 Fruit (1902 B), and after every Checkpoint no player's Garden holds more than
-10 Plants (1902 A).  40 games in well under a second.
+10 Plants (1902 A).  40 games in well under a second.  The states they end in
+survive JSON (``serialize``) exactly.
 """
 
 from __future__ import annotations
 
+import json
 import random
+
+import pytest
 
 from bot.games.dice import DrawSource
 from bot.games.economy import Moment
@@ -25,6 +29,8 @@ from bot.games.garden import (
     plant,
     run_timed,
     start,
+    state_from_json,
+    state_to_json,
     throw,
     water,
 )
@@ -106,3 +112,19 @@ def test_the_same_draws_give_the_same_gardens() -> None:
     # Randomness is data: the Checkpoints' ties and the throws' dice come from the seed.
     assert play_one(7)[0] == play_one(7)[0]
     assert play_one(7)[0] != play_one(8)[0]
+
+
+def test_the_state_survives_json_exactly() -> None:
+    for number in range(5):
+        state = play_one(number)[0]
+        assert state.effects.items or state.free_throws or state.picks  # not a bare state
+        assert state_from_json(json.loads(json.dumps(state_to_json(state)))) == state
+
+
+def test_a_state_in_another_format_is_refused() -> None:
+    with pytest.raises(ValueError):
+        state_from_json({"format": "gardens/0"})
+    broken = state_to_json(play_one(1)[0])
+    broken["plants"] = [[1, "Vine"]]
+    with pytest.raises(ValueError):
+        state_from_json(broken)
