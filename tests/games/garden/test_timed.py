@@ -99,8 +99,10 @@ def _two_nweeks_of_a_vine() -> GardenState:
     return water(state, "alice", "alice", Moment.at(1, 8)).state
 
 
-def rule_order_reversed(events: Iterable[TimedEvent]) -> tuple[TimedEvent, ...]:
-    return tuple(reversed(in_rule_order(events)))
+def rot_first(events: Iterable[TimedEvent]) -> tuple[TimedEvent, ...]:
+    """The events as if rule 1908 had precedence over rule 1902: its rot first, then rule
+    1902's watering, trimming and Fruit, then the rest as rule 3 C orders them."""
+    return tuple(sorted(in_rule_order(events), key=lambda event: event.rule.number != 1908))
 
 
 def test_creation_and_rot_at_one_instant_in_rule_3_c_order() -> None:
@@ -123,10 +125,23 @@ def test_creation_and_rot_at_one_instant_in_rule_3_c_order() -> None:
 def test_the_other_order_gives_another_outcome() -> None:
     # Rot first: the fallen Tomato's Vine raises the Gardening Cost to 10~ before the
     # watering is settled, so "the Plant in that Garden with the largest Watering Cost
-    # (ties settled at random) is destroyed": one Vine is lost, by a recorded draw.
+    # (ties settled at random) is destroyed": one Vine is lost, by a recorded draw, and
+    # only if the old Vine survives does it bear Fruit (the new one did not exist during
+    # the preceding nweek).
     draws = DrawSource(SEED, "nweek 3")
-    outcome = run_timed(_two_nweeks_of_a_vine(), nweek(2), draws, order=rule_order_reversed)
+    outcome = run_timed(_two_nweeks_of_a_vine(), nweek(2), draws, order=rot_first)
+    assert [e.rule.number for e in rot_first(events_at(_two_nweeks_of_a_vine(), nweek(2)))] == [
+        1908,
+        1902,
+        1902,
+        1902,
+        1909,
+        1909,
+    ]
     assert kinds_in(outcome.state, "alice") == ["Vine"]
+    (survivor,) = outcome.state.plants_in("alice")
+    tomatoes = [f.label() for f in outcome.state.fruits if f.kind == "Tomato"]
+    assert tomatoes == (["Tomato 9"] if survivor.number == 2 else [])
     assert len(draws.draws) == 1
     assert draws.draws[0].purpose.startswith(
         "rule 1902 A: alice's Garden: 5~ paid for watering, Gardening Cost 10~"
