@@ -87,6 +87,18 @@ class GardenState:
             ),
         )
 
+    def without_expired(self, at: Moment) -> GardenState:
+        """The records that can no longer matter from ``at`` on forgotten: ended effects and
+        permissions, lost Free Throws, the picks of past Checking Periods."""
+        period = at.checking_period.index
+        return replace(
+            self,
+            picks=tuple(record for record in self.picks if record.period >= period),
+            free_throws=tuple(right for right in self.free_throws if at < right.expires),
+            effects=self.effects.without_expired(at),
+            permissions=self.permissions.without_expired(at),
+        )
+
     def check_garden(self, garden: GardenKey) -> None:
         """Raises ``IllegalActionError`` unless ``garden`` is a player's or the Town Square."""
         if garden is not None and garden not in self.players:

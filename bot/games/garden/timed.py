@@ -79,7 +79,9 @@ def run_timed(
     order: Callable[[Iterable[TimedEvent]], tuple[TimedEvent, ...]] = in_rule_order,
 ) -> Outcome:
     """Every event due at ``at``, run in ``order`` (rule 3 C's unless a test says otherwise),
-    with the invariants restored after each; ties are drawn from ``draws``."""
+    with the invariants restored after each; ties are drawn from ``draws``.  Records that
+    ended by ``at`` are forgotten first."""
+    state = state.without_expired(at)
     events = order(events_at(state, at))
     state, happenings = run_events(state, events, HANDLERS, INVARIANTS, draws)
     return Outcome(state, happenings)

@@ -173,3 +173,18 @@ def test_a_fruit_held_cannot_be_picked() -> None:
     with pytest.raises(IllegalActionError) as refused:
         pick(state, "alice", number, DURING)
     assert str(refused.value) == f"Tomato {number} is not on a Plant"
+
+
+def test_what_has_ended_is_forgotten_at_the_next_checkpoint() -> None:
+    # The Free Throw is lost one nweek after the picking, the Slow Picking's bar at the
+    # period's end: nothing of them is left to store.
+    state = orchard()
+    state = pick(state, "alice", fruit_to_pick(state, "bob", "Tomato"), DURING).state
+    state = pick(
+        state, "carol", fruit_to_pick(state, TOWN_SQUARE, "Thorn Seed"), DURING, slowly=True
+    ).state
+    assert state.free_throws and state.effects.items and state.picks
+    state = run_timed(state, Moment.at(1, 3), DrawSource(SEED, "c")).state
+    assert state.free_throws and not state.effects.items and not state.picks
+    state = run_timed(state, Moment.at(2, 3), DrawSource(SEED, "c")).state
+    assert not state.free_throws
