@@ -97,6 +97,8 @@ def settle_watering(state: GardenState, event: TimedEvent, draws: DrawSource) ->
     process is repeated" until the payment covers the cost (docs/readings.md)."""
     ended = event.at.checking_period.index - 1
     happenings: list[Happening] = []
+    if ended < 0:
+        return state, ()  # the Clock's first instant ends no Checking Period
     for garden in state.players:
         paid = state.paid_for(garden, ended)
         while paid < (state.gardening_cost(garden) or 0):

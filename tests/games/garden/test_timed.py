@@ -224,3 +224,8 @@ def test_thorn_seeds_left_on_the_bush_for_an_nweek_are_eaten_after_the_new_ones_
         "Thorn Seed 2 in the Town Square is eaten by squirrels",
         "Thorn Seed 3 in the Town Square is eaten by squirrels",
     ]
+
+
+def test_the_clocks_first_instant_ends_no_checking_period() -> None:
+    state = start(("alice",), nweek(0)).state.with_plants((("Vine", "alice"),), nweek(0))
+    assert kinds_in(run_timed(state, nweek(0), DrawSource(SEED, "n1")).state, "alice") == ["Vine"]
