@@ -1,0 +1,80 @@
+"""B Nomic's Gardens (rule 1902), Tomatoes on Vines (1908) and Thorns (1909), seed 004: pure.
+
+Modules: ``plants`` (the types of Plant and Fruit and their objects),
+``state`` (every Garden, Plant and Fruit, and what the rules count),
+``actions`` (watering, planting, burning, picking, throwing, permissions),
+``timed`` (the Checkpoint and nweek-start events in rule 3 C's order),
+``invariants`` (rule 1909's Thorn Bush in the Town Square), ``render``
+(Chauncey's display, rule 625 D.4) and ``serialize`` (the state as JSON).
+Built on ``bot.games.economy``'s lasting effects, quotas, timed events and
+conversions.  Readings are in ``docs/readings.md``.  Players are named by
+the key the engine keeps for them, and that key is what the rulings print.
+"""
+
+from bot.games.garden.actions import (
+    CARDS_STAINED,
+    PERMANENT_HONOR,
+    STAINED,
+    Outcome,
+    burn,
+    fruit_to_pick,
+    permanent_honor,
+    permit_picking,
+    pick,
+    plant,
+    start,
+    throw,
+    water,
+)
+from bot.games.garden.plants import (
+    FRUIT_TYPES,
+    GARDEN_OBJECT,
+    PLANT_TYPES,
+    THORN_BUSH,
+    THORN_SEED,
+    TOMATO,
+    TOWN_SQUARE,
+    VINE,
+    Fruit,
+    GardenKey,
+    Plant,
+)
+from bot.games.garden.render import render_gardens
+from bot.games.garden.serialize import state_from_json, state_to_json
+from bot.games.garden.state import FreeThrow, GardenState
+from bot.games.garden.timed import HANDLERS, events_at, run_timed
+
+__all__ = [
+    "CARDS_STAINED",
+    "FRUIT_TYPES",
+    "GARDEN_OBJECT",
+    "HANDLERS",
+    "PERMANENT_HONOR",
+    "PLANT_TYPES",
+    "STAINED",
+    "THORN_BUSH",
+    "THORN_SEED",
+    "TOMATO",
+    "TOWN_SQUARE",
+    "VINE",
+    "FreeThrow",
+    "Fruit",
+    "GardenKey",
+    "GardenState",
+    "Outcome",
+    "Plant",
+    "burn",
+    "events_at",
+    "fruit_to_pick",
+    "permanent_honor",
+    "permit_picking",
+    "pick",
+    "plant",
+    "render_gardens",
+    "run_timed",
+    "start",
+    "state_from_json",
+    "state_to_json",
+    "throw",
+    "water",
+]

@@ -1,0 +1,129 @@
+"""Plants, Fruits and Gardens: their types and their objects (rules 1902, 1908, 1909).
+
+Rule 1902 A: "Each type of Plant has a Watering Cost associated with it";
+rule 1908 A: "Vines are Plants with a Watering Cost of 5~.  They have
+Tomatoes as their Fruit"; rule 1909: "Thorn Bushes are Plants with a
+Watering Cost of 6~.  They have Thorn Seeds as their Fruits, and produce two
+each nweek instead of one."
+
+A Garden is named by its owner's key; the Town Square (1902 C) by None, "not
+owned by anyone".  Plants and Fruits are numbered objects; a Plant's owner
+is its Garden's ("The vine so created is owned by the owner of the Garden
+(or by nobody, if the Garden is unowned)", 1908 B.1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.games.economy import Moment, PlayerKey
+from bot.games.objects import ObjectType
+
+GardenKey = PlayerKey | None  # the owner's key; None is the Town Square (rule 1902 C)
+TOWN_SQUARE: GardenKey = None
+GARDEN_HOLDER = "garden"  # the kind of holder a Garden is (bot.games.objects)
+
+
+@dataclass(frozen=True)
+class PlantType:
+    """A type of Plant: its Watering Cost, its Fruit and how many it bears per nweek."""
+
+    name: str
+    plural: str
+    watering_cost: int
+    fruit: str
+    fruit_per_nweek: int
+    rule: str
+
+
+@dataclass(frozen=True)
+class FruitType:
+    """A type of Fruit and the Plant it is planted as.
+
+    ``needs_rotten``: only a Rotten one may be planted (1908 B.1);
+    ``own_garden_only``: only in the planter's own Garden (1909).
+    """
+
+    name: str
+    plural: str
+    rule: str
+    grows_into: str
+    needs_rotten: bool
+    own_garden_only: bool
+
+
+VINE = PlantType("Vine", "Vines", 5, "Tomato", 1, "1908 A")
+THORN_BUSH = PlantType("Thorn Bush", "Thorn Bushes", 6, "Thorn Seed", 2, "1909")
+TOMATO = FruitType("Tomato", "Tomatoes", "1908 B.1", "Vine", True, False)
+THORN_SEED = FruitType("Thorn Seed", "Thorn Seeds", "1909", "Thorn Bush", False, True)
+
+PLANT_TYPES = {plant.name: plant for plant in (VINE, THORN_BUSH)}
+FRUIT_TYPES = {fruit.name: fruit for fruit in (TOMATO, THORN_SEED)}
+
+
+@dataclass(frozen=True)
+class Plant:
+    """Plant ``number`` of type ``kind``, in ``garden`` since ``planted``."""
+
+    number: int
+    kind: str
+    garden: GardenKey
+    planted: Moment
+
+    @property
+    def type(self) -> PlantType:
+        return PLANT_TYPES[self.kind]
+
+    @property
+    def watering_cost(self) -> int:
+        return self.type.watering_cost
+
+    def label(self) -> str:
+        return f"Plant {self.number} ({self.kind})"
+
+
+@dataclass(frozen=True)
+class Fruit:
+    """Fruit ``number``: on Plant ``plant``, or held by ``holder`` (exactly one is set)."""
+
+    number: int
+    kind: str
+    created: Moment
+    plant: int | None = None
+    holder: PlayerKey | None = None
+    rotten: bool = False
+
+    def __post_init__(self) -> None:
+        if (self.plant is None) == (self.holder is None):
+            raise ValueError(f"Fruit {self.number} must be on a Plant or held, not both or neither")
+
+    @property
+    def type(self) -> FruitType:
+        return FRUIT_TYPES[self.kind]
+
+    def label(self) -> str:
+        rotten = "Rotten " if self.rotten else ""
+        return f"{rotten}{self.kind} {self.number}"
+
+
+# How bot.games.objects sees them (rule 13's transfers, rule 14's forfeits).
+GARDEN_OBJECT = ObjectType(
+    name="Garden",
+    plural="Gardens",
+    rule="1902 A",
+    transferable=False,
+    refusal="Gardens may not be given away",
+)
+PLANT_OBJECT = ObjectType(
+    name="Plant",
+    plural="Plants",
+    rule="1902 A",
+    transferable=False,
+    holder_kinds=frozenset({GARDEN_HOLDER}),
+    refusal="Plants must always be in gardens; if a Plant isn't in a garden, it withers and dies",
+)
+# Fruit follow rule 13's default: a player may give a Fruit e holds.
+FRUIT_OBJECTS = {
+    fruit.name: ObjectType(name=fruit.name, plural=fruit.plural, rule=fruit.rule)
+    for fruit in (TOMATO, THORN_SEED)
+}
