@@ -182,7 +182,7 @@ def close_showdown(
     state, reveals = publish_due_reveals(services, state)
     state = replace(state, showdown=None)
     nweek = services.clock.reading(at).nweek
-    draws = [_draw_proof(nweek, source.context_id, draw) for draw in source.draws]
+    draws = [dice.draw_proof(nweek, source.context_id, draw) for draw in source.draws]
     session.add(
         compose_report(
             services,
@@ -216,16 +216,6 @@ def _tie_source(
         open_nweek(session, services, nweek, at)
     context = f"cards-showdown-{showdown.number}@{services.settings.bot_domain}"
     return dice.DrawSource(dice.nweek_seed(services.master_secret, nweek), context)
-
-
-def _draw_proof(nweek: int, context: str, draw: dice.Draw) -> str:
-    """The line ``nomicbot verify-dice`` re-derives a shuffle from (``draw-v1``)."""
-    options = "|".join(draw.options)
-    order = ",".join(str(index) for index in draw.result)
-    return (
-        f"[verify: nweek={nweek + 1} draw-v1 context={context} number={draw.number} "
-        f"options={options} order={order}]"
-    )
 
 
 def shown_numbers(state: CardsState) -> Sequence[int]:

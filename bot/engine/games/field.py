@@ -93,7 +93,6 @@ RULE_WIN = "Win by Field Match (seed 003)"
 CHALICE = "a solid gold chalice engraved with the name of the Field Match"
 REPORT_KIND = "field-turn"
 RULE_LENGTH = 50  # the width of action_log.rule
-LISTED_OPTIONS = 24  # a choice among more is published by its count, not its options
 
 
 @dataclass(frozen=True)
@@ -401,7 +400,9 @@ class FieldAdapter:
         assert play is not None
         context = self.game.context(turn.nweek)
         self.boards.append(Board(play.document.name, play.board(state, context.players)))
-        proofs = [draw_proof(turn.nweek, f"{turn.message_id}#{turn.position}", d) for d in draws]
+        proofs = [
+            dice.draw_proof(turn.nweek, f"{turn.message_id}#{turn.position}", d) for d in draws
+        ]
         return applied(
             action.action,
             action.args,
@@ -586,28 +587,9 @@ def _player(turn: Turn) -> PlayerRef:
 # -- texts -------------------------------------------------------------------
 
 
-def draw_proof(nweek: int, context: str, draw: dice.Draw) -> str:
-    """The ``[verify: ...]`` line re-deriving one draw from nweek ``nweek``'s seed.
-
-    Shuffles use the line ``nomicbot verify-dice`` reads (as rule 369's
-    tie-breaks do); choices and randints name their kind and result.
-    """
-    head = f"[verify: nweek={nweek + 1} draw-v1 context={context} number={draw.number}"
-    if draw.kind is dice.DrawKind.SHUFFLE:
-        order = ",".join(str(index) for index in draw.result)
-        return f"{head} options={'|'.join(draw.options)} order={order}]"
-    if draw.kind is dice.DrawKind.CHOICE and len(draw.options) > LISTED_OPTIONS:
-        # A choice among hundreds of squares: the count is all re-deriving needs.
-        return f"{head} kind=choice count={len(draw.options)} index={draw.result[0]}]"
-    if draw.kind is dice.DrawKind.CHOICE:
-        return f"{head} kind=choice options={'|'.join(draw.options)} index={draw.result[0]}]"
-    low, high = draw.bounds or (0, 0)
-    return f"{head} kind=randint bounds={low}..{high} value={draw.result[0]}]"
-
-
 def describe_draw(draw: dice.Draw) -> str:
     """A draw in words; a choice among many options names its place instead of them all."""
-    if draw.kind is not dice.DrawKind.CHOICE or len(draw.options) <= LISTED_OPTIONS:
+    if draw.kind is not dice.DrawKind.CHOICE or len(draw.options) <= dice.proofs.LISTED_OPTIONS:
         return draw.describe()
     index = draw.result[0]
     return (
@@ -632,7 +614,7 @@ def turn_text(
             f"{record.nweek}):"
         )
         lines.extend(f"  {describe_draw(draw)}" for draw in draws)
-        lines.extend(draw_proof(record.nweek - 1, context, draw) for draw in draws)
+        lines.extend(dice.draw_proof(record.nweek - 1, context, draw) for draw in draws)
     return "\n".join(lines)
 
 
@@ -687,7 +669,7 @@ def referee_select(session: Session, services: Services, key: str, at: datetime)
     play = play_of(game.state)
     assert play is not None
     board = play.board(game.state, game.context(nweek).players)
-    proofs = [draw_proof(nweek, context_id, draw) for draw in draws]
+    proofs = [dice.draw_proof(nweek, context_id, draw) for draw in draws]
     text = "\n".join([summary, *proofs, "", board])
     report = RefereeReport(f"[field] {play.document.name} is the Current Field Match", text, None)
     _publish(session, services, f"select-{context_id}", report, at)

@@ -359,7 +359,9 @@ class AnomicGoAdapter:
         return find_player_by_name(self.session, str(action.args["player"])).name
 
     def _record_draws(self, turn: Turn, source: dice.DrawSource) -> None:
-        self._proofs = [draw_proof(turn.nweek, source.context_id, draw) for draw in source.draws]
+        self._proofs = [
+            dice.draw_proof(turn.nweek, source.context_id, draw) for draw in source.draws
+        ]
         for draw in source.draws:
             self._draws.append(
                 {"kind": "draw", "nweek": turn.nweek, "context": source.context_id} | draw.to_dict()
@@ -463,16 +465,6 @@ def point_effects(
                 for stone in sorted(event.stones)
             )
     return effects
-
-
-def draw_proof(nweek: int, context: str, draw: dice.Draw) -> str:
-    """The line ``nomicbot verify-dice`` re-derives a tie-break from (rule 369)."""
-    options = "|".join(draw.options)
-    order = ",".join(str(index) for index in draw.result)
-    return (
-        f"[verify: nweek={nweek + 1} draw-v1 context={context} number={draw.number} "
-        f"options={options} order={order}]"
-    )
 
 
 def render(state: anomic.AnomicState, settings: GoSettings) -> str:

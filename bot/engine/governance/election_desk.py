@@ -442,10 +442,11 @@ class ElectionDesk:
         return dice.DrawSource(dice.nweek_seed(self.services.master_secret, nweek), context)
 
     def _drawn(self, at: datetime, source: dice.DrawSource) -> Drawn:
-        from bot.engine.games.go_anomic import draw_proof
 
         nweek = self.services.clock.reading(at).nweek
-        return Drawn(tuple(draw_proof(nweek, source.context_id, draw) for draw in source.draws))
+        return Drawn(
+            tuple(dice.draw_proof(nweek, source.context_id, draw) for draw in source.draws)
+        )
 
     def _mail(
         self, election: Election, kind: str, subject: str, at: datetime, lines: Sequence[str]

@@ -86,6 +86,7 @@ action is implemented, rule 3 B); the ruling prints ``Roll.proof``.
 """
 
 from bot.games.dice.draws import Draw, DrawKind, DrawSource, replay_draw
+from bot.games.dice.proofs import draw_proof
 from bot.games.dice.rolls import (
     Roll,
     VerifyOutcome,
@@ -108,6 +109,7 @@ __all__ = [
     "VerifyResult",
     "commitment",
     "draw_below",
+    "draw_proof",
     "normalise_message_id",
     "nweek_seed",
     "replay_draw",

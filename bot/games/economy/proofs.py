@@ -9,21 +9,9 @@ archive audit reads (``bot.audit``), e.g.
 
 from __future__ import annotations
 
-from bot.games.dice import Draw, DrawKind
+from bot.games.dice import Draw, draw_proof
 
-PROOF_VERSION = "draw-v1"
-
-
-def draw_proof(nweek: int, context: str, draw: Draw) -> str:
-    """The proof line of ``draw``, made under ``context`` from (zero-based) ``nweek``'s seed."""
-    head = f"[verify: nweek={nweek + 1} {PROOF_VERSION} context={context} number={draw.number}"
-    if draw.kind is DrawKind.SHUFFLE:
-        order = ",".join(str(index) for index in draw.result)
-        return f"{head} options={'|'.join(draw.options)} order={order}]"
-    if draw.kind is DrawKind.CHOICE:
-        return f"{head} kind=choice options={'|'.join(draw.options)} index={draw.result[0]}]"
-    low, high = draw.bounds or (0, 0)
-    return f"{head} kind=randint bounds={low}..{high} value={draw.result[0]}]"
+__all__ = ["draw_proof", "draw_proofs"]
 
 
 def draw_proofs(nweek: int, source_context: str, draws: tuple[Draw, ...]) -> tuple[str, ...]:
