@@ -57,18 +57,28 @@ def build_site(app: App, target: Path, at: datetime | None = None) -> Path:
 
     Raises SiteError when ``target`` exists and is not a link to a build.
     """
-    if target.exists() and not target.is_symlink():
-        raise SiteError(f"{target} exists and is not a site built by nomicbot (a link to a build)")
+    check_target(target)
     record = read_record(app, at)
-    builds = target.parent / f"{target.name}.builds"
-    builds.mkdir(parents=True, exist_ok=True)
-    folder = builds / f"build-{time.time_ns()}"
+    folder = new_build_folder(target)
     write_site(
         record, folder, app.services.settings.site.title, app.services.settings.site.archive_url
     )
     swap_in(folder, target)
-    remove_old_builds(builds, keep=folder, previous=KEEP_BUILDS)
+    remove_old_builds(folder.parent, keep=folder, previous=KEEP_BUILDS)
     return folder
+
+
+def check_target(target: Path) -> None:
+    """Raises SiteError when ``target`` exists and is not a link to a build."""
+    if target.exists() and not target.is_symlink():
+        raise SiteError(f"{target} exists and is not a site built by nomicbot (a link to a build)")
+
+
+def new_build_folder(target: Path) -> Path:
+    """The name of a new build of ``target`` (not yet made), in ``target``'s builds folder."""
+    builds = target.parent / f"{target.name}.builds"
+    builds.mkdir(parents=True, exist_ok=True)
+    return builds / f"build-{time.time_ns()}"
 
 
 def rebuild(app: App) -> Path:
@@ -90,7 +100,16 @@ def write_site(record: PublicRecord, folder: Path, title: str, archive_url: str)
         write_page(environment, folder, page, title, record)
     for name in STATIC_FILES:
         shutil.copyfile(TEMPLATES / name, folder / name)
-    (folder / "feed.atom").write_text(atom_feed(record, title), encoding="utf-8")
+    write_feed(record, folder, title)
+
+
+def write_feed(record: PublicRecord, folder: Path, title: str) -> None:
+    write_new(folder / "feed.atom", atom_feed(record, title))
+
+
+def navigation(record: PublicRecord) -> list[dict[str, str]]:
+    """The views' links every page carries."""
+    return [{"name": view.name, "href": page_for_view(view)} for view in record.views]
 
 
 def write_page(
@@ -100,19 +119,31 @@ def write_page(
         site_title=title,
         page=page,
         generated=record.at.isoformat(timespec="seconds"),
-        views_nav=[{"name": view.name, "href": page_for_view(view)} for view in record.views],
-        **page.context,
+        views_nav=navigation(record),
+        **page.full_context(),
     )
-    (folder / f"{page.name}.html").write_text(html, encoding="utf-8")
+    write_new(folder / f"{page.name}.html", html)
     document: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "page": page.name,
         "generated": record.at.isoformat(),
         "data": page.document,
     }
-    (folder / f"{page.name}.json").write_text(
-        json.dumps(document, indent=1, ensure_ascii=False, default=str), encoding="utf-8"
+    write_new(
+        folder / f"{page.name}.json",
+        json.dumps(document, indent=1, ensure_ascii=False, default=str),
     )
+
+
+def write_new(path: Path, text: str) -> None:
+    """Write ``text`` to a file that must not exist yet.
+
+    A build's files may be hard links to the previous build's (an incremental
+    build, bot/site/incremental.py): writing into an existing name could change
+    a page a reader is being served, so it is refused (FileExistsError).
+    """
+    with path.open("x", encoding="utf-8") as file:
+        file.write(text)
 
 
 def swap_in(folder: Path, target: Path) -> None:
