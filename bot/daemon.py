@@ -125,6 +125,7 @@ class Daemon:
         self.work_ready = threading.Event()
         self.mail_ready = threading.Event()
         self.site_ready = threading.Event()
+        self.site_builder: IncrementalBuilder | None = None  # with a [site] directory
         self.site_builds = 0  # builds swapped in
         self.site_failures = 0  # builds that failed (logged, tried again)
         self.threads: list[threading.Thread] = []
@@ -151,6 +152,7 @@ class Daemon:
         )
         if settings.site.directory:
             builder = IncrementalBuilder(self.app, Path(settings.site.directory))
+            self.site_builder = builder
             self._spawn("site", lambda: self._keep_site(builder))
         if settings.imap.enabled:
             poller = ImapPoller(settings.imap, self.app.session_factory, self.work_ready.set)
