@@ -86,7 +86,8 @@ def judged_at(app: App, message_id: str) -> datetime | None:
         ).first()
     if row is None or row.status == "queued":
         return None
-    return row.processed_at
+    judged: datetime | None = row.processed_at
+    return judged
 
 
 def wait_for(condition: Any, timeout: float, interval: float = 0.005) -> Any:
