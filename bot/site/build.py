@@ -20,7 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from bot.app import App
 from bot.resources import resource_directory
-from bot.site.documents import PublicRecord, public_record
+from bot.site.documents import MailParser, PublicRecord, public_record
 from bot.site.feed import atom_feed
 from bot.site.pages import SCHEMA_VERSION, Page, all_pages, page_for_view, slug
 
@@ -46,10 +46,12 @@ def make_environment() -> Environment:
     return environment
 
 
-def read_record(app: App, at: datetime | None = None) -> PublicRecord:
+def read_record(
+    app: App, at: datetime | None = None, parse_mail: MailParser | None = None
+) -> PublicRecord:
     instant = at or datetime.now(UTC)
     with app.session_factory() as session:
-        return public_record(session, app.services, instant)
+        return public_record(session, app.services, instant, parse_mail)
 
 
 def build_site(app: App, target: Path, at: datetime | None = None) -> Path:

@@ -11,7 +11,7 @@ import functools
 import hashlib
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 from urllib.parse import quote
 
@@ -171,8 +171,14 @@ def go_picture(
     return {"picture": picture, "legend": legend, "last_move": last_move}
 
 
+def fields_of(instance: Any) -> dict[str, Any]:
+    """A dataclass's fields by name, as ``dataclasses.asdict`` gives them but without its
+    deep copy, which was much of a long game's build: the documents are only serialised."""
+    return {field.name: getattr(instance, field.name) for field in fields(instance)}
+
+
 def mail_document(mail: PublicMail) -> dict[str, Any]:
-    document = asdict(mail)
+    document = fields_of(mail)
     document["date"] = mail.date.isoformat()
     return document
 
@@ -199,7 +205,7 @@ def mail_pages(
 
 
 def action_document(action: PublicAction) -> dict[str, Any]:
-    document = asdict(action)
+    document = fields_of(action)
     document["occurred_at"] = action.occurred_at.isoformat()
     return document
 
@@ -247,9 +253,8 @@ def go_move_pages(record: PublicRecord, moves: list[GoMove]) -> Iterator[Page]:
 
 
 def move_document(move: GoMove) -> dict[str, Any]:
-    """``dataclasses.asdict(move)``, made directly: its deep copy of every Move's board
-    was most of the time of a long game's build."""
-    document = {field.name: getattr(move, field.name) for field in fields(move)}
+    """``dataclasses.asdict(move)`` (``fields_of``), with a copy of the Move's board."""
+    document = fields_of(move)
     document["stones"] = dict(move.stones)
     return document
 
