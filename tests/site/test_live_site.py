@@ -12,15 +12,22 @@ the same instant, but for the instant each page says it was built.
 
 from __future__ import annotations
 
+import logging
 import re
 import statistics
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from bot.app import build_app
-from bot.daemon import Daemon
+from bot.config import SiteSettings
+from bot.daemon import Daemon, Supervision
+from bot.runner import store_message
 from bot.site import build_site
-from bot.testing.apps import append_to_mailbox
+from bot.testing import go_game
+from bot.testing.apps import append_to_mailbox, make_app, message_statuses
+from bot.testing.daemons import ScriptClock, running
 from bot.testing.dovecot import ImapAccount
 from bot.testing.live_site import (
     PollingReader,
@@ -33,9 +40,10 @@ from bot.testing.live_site import (
     served,
     wait_for,
 )
+from bot.testing.support import wait_until
 
 # One Move per player (rule 1639 C: one a Checking Period), on points far apart.
-POINTS = ("E5", "C3", "G7", "C7", "G3", "E2")
+POINTS = ("E5", "C3", "G7", "C7")
 TIMEOUT = 20.0  # generous: the machine may be busy; the figure is printed, not asserted
 BUILT_INSTANT = re.compile(r'Built \S+ from|"generated": "[^"]*"')
 
@@ -109,3 +117,27 @@ def test_each_post_shows_on_the_site_while_a_reader_polls(
     assert [path.name for path in kept] == [path.name for path in whole]
     for ours, theirs in zip(kept, whole, strict=True):
         assert without_build_instants(ours) == without_build_instants(theirs), ours.name
+
+
+def test_a_site_that_cannot_be_built_is_retried_and_judging_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    site = tmp_path / "site"
+    site.mkdir()  # a plain directory: never overwritten (bot.site.SiteError)
+    app = make_app(tmp_path, site=SiteSettings(directory=str(site)))
+    first = go_game.SCRIPT[0]
+    with (
+        caplog.at_level(logging.ERROR, logger="bot.daemon"),
+        running(app, ScriptClock(first.at), Supervision(backoff_first=0.05)) as daemon,
+    ):
+        store_message(app, first.raw(), "smtp", first.at)
+        daemon.work_ready.set()
+        assert wait_until(lambda: message_statuses(app).get(first.message_id) == "processed", 30)
+        assert wait_until(lambda: daemon.site_failures >= 2, 30)
+        site.rmdir()
+        assert wait_until(lambda: (site / "view-go.html").is_file(), 30)
+        assert all(thread.is_alive() for thread in daemon.threads)
+    assert daemon.failure is None
+    assert "site: the build failed" in caplog.text
+    assert '"E5": "Alice"' in (site / "view-go.json").read_text()
+    app.dispose()
