@@ -84,7 +84,8 @@ def new_build_folder(target: Path) -> Path:
 
 
 def rebuild(app: App) -> Path:
-    """Rebuild the configured site (``[site] directory``); for the daemon after each commit.
+    """Rebuild the configured site (``[site] directory``) whole; the daemon keeps it with an
+    ``IncrementalBuilder`` instead (bot/site/incremental.py).
 
     Raises SiteError when no directory is configured.
     """
