@@ -12,6 +12,8 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -62,12 +64,24 @@ def build_site(app: App, target: Path, at: datetime | None = None) -> Path:
     check_target(target)
     record = read_record(app, at)
     folder = new_build_folder(target)
-    write_site(
-        record, folder, app.services.settings.site.title, app.services.settings.site.archive_url
-    )
-    swap_in(folder, target)
+    with removed_unless_swapped_in(folder):
+        write_site(
+            record, folder, app.services.settings.site.title, app.services.settings.site.archive_url
+        )
+        swap_in(folder, target)
     remove_old_builds(folder.parent, keep=folder, previous=KEEP_BUILDS)
     return folder
+
+
+@contextmanager
+def removed_unless_swapped_in(folder: Path) -> Iterator[None]:
+    """Remove ``folder`` if the block raises: a failed build's files are no build to keep
+    (the cleaning after the next one keeps the newest two, and must not keep it)."""
+    try:
+        yield
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
 
 
 def check_target(target: Path) -> None:

@@ -52,6 +52,7 @@ from bot.site.build import (
     new_build_folder,
     read_record,
     remove_old_builds,
+    removed_unless_swapped_in,
     swap_in,
     write_feed,
     write_page,
@@ -136,11 +137,12 @@ class IncrementalBuilder:
         record = read_record(self.app, at, self.mails)
         previous = self.reusable_build()
         folder = new_build_folder(self.target)
-        folder.mkdir()
-        keys, written = self.write_pages(record, folder, previous)
-        self.place_static_files(folder, previous)
-        write_feed(record, folder, self.app.services.settings.site.title)
-        swap_in(folder, self.target)
+        with removed_unless_swapped_in(folder):
+            folder.mkdir()
+            keys, written = self.write_pages(record, folder, previous)
+            self.place_static_files(folder, previous)
+            write_feed(record, folder, self.app.services.settings.site.title)
+            swap_in(folder, self.target)
         self.previous = Build(folder, keys)
         remove_old_builds(folder.parent, keep=folder, previous=KEEP_BUILDS)
         return BuildReport(folder, written, len(keys) - written)
