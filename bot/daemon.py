@@ -1,8 +1,10 @@
-"""The daemon: SMTP ingress and/or IMAP poller, worker, scheduler, sender.
+"""The daemon: SMTP ingress and/or IMAP poller, worker, scheduler, sender, site.
 
-Threads share nothing but the database and two wake-up events:
+Threads share nothing but the database and three wake-up events:
 ingress wakes the worker when it stored mail; the worker wakes the sender
-when it committed replies.  SIGTERM and SIGINT stop everything cleanly: the
+when it committed replies, and the site's builder (when a ``[site]
+directory`` is configured) after each post it committed and each pass of
+the scheduler.  SIGTERM and SIGINT stop everything cleanly: the
 current message's transaction either commits or rolls back.
 
 Supervision (what keeps the threads from dying silently):
@@ -18,6 +20,10 @@ Supervision (what keeps the threads from dying silently):
   cannot go on: it is logged with its traceback, the SMTP ingress is shut at
   once (so no MTA hears 250 while no worker runs) and the process ends with
   a non-zero status for systemd to restart it (``Restart=on-failure``).
+* The site's thread is the exception: the site is a copy of the public
+  record, so a build that fails for any reason is logged and tried again
+  (after the same kind of backoff, up to a minute), and judging, mail and
+  the watchdog go on without it.
 * Each loop records a heartbeat when it starts a pass and after each post
   or mail, and marks itself idle while it waits for work.  A supervisor
   thread sends systemd's ``WATCHDOG=1`` (``bot.systemd``) only while every
@@ -41,6 +47,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from bot.app import App
 from bot.engine.worker import process_queue
@@ -49,6 +56,7 @@ from bot.ingress.smtp import IngressHandler, make_controller
 from bot.outbound.sender import recover_interrupted
 from bot.outbound.transports import Transport
 from bot.runner import advance_to, deliver, store_message
+from bot.site import IncrementalBuilder
 from bot.store.errors import is_transient
 from bot.store.lease import Lease, LeaseState, lease_for
 from bot.systemd import Notifier
@@ -61,6 +69,9 @@ WORKER_TICK_SECONDS = 30.0  # the scheduler's wall-clock granularity
 # still judged (and rolled) before that nweek's dice seed is revealed.
 SCHEDULER_LAG = timedelta(hours=1)
 SENDER_TICK_SECONDS = 30.0  # retry cadence for deferred outbox rows
+# A site build that failed is tried again after a backoff up to this long:
+# a misplaced directory is logged once a minute, not ten times.
+SITE_BACKOFF_CAP = 60.0
 EXIT_FAILURE = 1
 # The loops whose heartbeats the watchdog requires (the IMAP poller works
 # inside imapclient's IDLE, out of our sight; it is watched for being alive).
@@ -113,6 +124,10 @@ class Daemon:
         self.stop = threading.Event()
         self.work_ready = threading.Event()
         self.mail_ready = threading.Event()
+        self.site_ready = threading.Event()
+        self.site_builder: IncrementalBuilder | None = None  # with a [site] directory
+        self.site_builds = 0  # builds swapped in
+        self.site_failures = 0  # builds that failed (logged, tried again)
         self.threads: list[threading.Thread] = []
         self.controller: object | None = None
         self.lease: Lease | None = None
@@ -135,6 +150,10 @@ class Daemon:
             "sender",
             lambda: self._supervise("sender", lambda: self._send_once(transport), self.mail_ready),
         )
+        if settings.site.directory:
+            builder = IncrementalBuilder(self.app, Path(settings.site.directory))
+            self.site_builder = builder
+            self._spawn("site", lambda: self._keep_site(builder))
         if settings.imap.enabled:
             poller = ImapPoller(settings.imap, self.app.session_factory, self.work_ready.set)
             self._spawn("imap", lambda: self._supervise("imap", lambda: poller.run(self.stop)))
@@ -221,10 +240,38 @@ class Daemon:
         if report.processed or report.shunted:
             log.info("judged %d post(s), shunted %d", report.processed, report.shunted)
         self.mail_ready.set()
+        # After the scheduler's pass too: its events, and the Clock the front
+        # page shows, move with the time (rules 3, 23).
+        self.site_ready.set()
 
     def _judged(self) -> None:
         self._beat("worker")
         self.mail_ready.set()
+        self.site_ready.set()
+
+    def _keep_site(self, builder: IncrementalBuilder) -> None:
+        """The site's thread: rebuild whenever woken; ten wake-ups during a build make one
+        more build, which shows them all.  A failure is logged and tried again."""
+        backoff = Backoff(self.supervision.backoff_first, SITE_BACKOFF_CAP)
+        while not self.stop.is_set():
+            if not self.site_ready.wait(WORKER_TICK_SECONDS) or self.stop.is_set():
+                continue
+            self.site_ready.clear()
+            try:
+                report = builder.rebuild(self.clock())
+            except Exception as error:
+                self.site_failures += 1
+                delay = backoff.next_delay()
+                if is_transient(error):
+                    log.warning("site: %s; rebuilding in %.0f s", _first_line(error), delay)
+                else:
+                    log.error("site: the build failed; rebuilding in %.0f s", delay, exc_info=True)
+                self.stop.wait(delay)
+                self.site_ready.set()
+                continue
+            backoff.reset()
+            self.site_builds += 1
+            log.debug("site rebuilt: %d page(s) written, %d kept", report.written, report.linked)
 
     def _send_once(self, transport: Transport) -> None:
         self._idle("sender")
@@ -245,6 +292,7 @@ class Daemon:
         self.stop.set()
         self.work_ready.set()
         self.mail_ready.set()
+        self.site_ready.set()
 
     def _watch(self) -> None:
         """The supervisor thread: feed systemd's watchdog while all is well; check the lock."""
@@ -297,6 +345,7 @@ class Daemon:
         self.stop.set()
         self.work_ready.set()
         self.mail_ready.set()
+        self.site_ready.set()
         wait = self.supervision.join_timeout if timeout is None else timeout
         for thread in self.threads:
             thread.join(wait)

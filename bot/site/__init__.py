@@ -3,5 +3,6 @@
 from __future__ import annotations
 
 from bot.site.build import SiteError, build_site, rebuild
+from bot.site.incremental import BuildReport, IncrementalBuilder
 
-__all__ = ["SiteError", "build_site", "rebuild"]
+__all__ = ["BuildReport", "IncrementalBuilder", "SiteError", "build_site", "rebuild"]

@@ -12,6 +12,8 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from bot.app import App
 from bot.resources import resource_directory
-from bot.site.documents import PublicRecord, public_record
+from bot.site.documents import MailParser, PublicRecord, public_record
 from bot.site.feed import atom_feed
 from bot.site.pages import SCHEMA_VERSION, Page, all_pages, page_for_view, slug
 
@@ -46,10 +48,12 @@ def make_environment() -> Environment:
     return environment
 
 
-def read_record(app: App, at: datetime | None = None) -> PublicRecord:
+def read_record(
+    app: App, at: datetime | None = None, parse_mail: MailParser | None = None
+) -> PublicRecord:
     instant = at or datetime.now(UTC)
     with app.session_factory() as session:
-        return public_record(session, app.services, instant)
+        return public_record(session, app.services, instant, parse_mail)
 
 
 def build_site(app: App, target: Path, at: datetime | None = None) -> Path:
@@ -57,22 +61,45 @@ def build_site(app: App, target: Path, at: datetime | None = None) -> Path:
 
     Raises SiteError when ``target`` exists and is not a link to a build.
     """
-    if target.exists() and not target.is_symlink():
-        raise SiteError(f"{target} exists and is not a site built by nomicbot (a link to a build)")
+    check_target(target)
     record = read_record(app, at)
-    builds = target.parent / f"{target.name}.builds"
-    builds.mkdir(parents=True, exist_ok=True)
-    folder = builds / f"build-{time.time_ns()}"
-    write_site(
-        record, folder, app.services.settings.site.title, app.services.settings.site.archive_url
-    )
-    swap_in(folder, target)
-    remove_old_builds(builds, keep=folder, previous=KEEP_BUILDS)
+    folder = new_build_folder(target)
+    with removed_unless_swapped_in(folder):
+        write_site(
+            record, folder, app.services.settings.site.title, app.services.settings.site.archive_url
+        )
+        swap_in(folder, target)
+    remove_old_builds(folder.parent, keep=folder, previous=KEEP_BUILDS)
     return folder
 
 
+@contextmanager
+def removed_unless_swapped_in(folder: Path) -> Iterator[None]:
+    """Remove ``folder`` if the block raises: a failed build's files are no build to keep
+    (the cleaning after the next one keeps the newest two, and must not keep it)."""
+    try:
+        yield
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+
+
+def check_target(target: Path) -> None:
+    """Raises SiteError when ``target`` exists and is not a link to a build."""
+    if target.exists() and not target.is_symlink():
+        raise SiteError(f"{target} exists and is not a site built by nomicbot (a link to a build)")
+
+
+def new_build_folder(target: Path) -> Path:
+    """The name of a new build of ``target`` (not yet made), in ``target``'s builds folder."""
+    builds = target.parent / f"{target.name}.builds"
+    builds.mkdir(parents=True, exist_ok=True)
+    return builds / f"build-{time.time_ns()}"
+
+
 def rebuild(app: App) -> Path:
-    """Rebuild the configured site (``[site] directory``); for the daemon after each commit.
+    """Rebuild the configured site (``[site] directory``) whole; the daemon keeps it with an
+    ``IncrementalBuilder`` instead (bot/site/incremental.py).
 
     Raises SiteError when no directory is configured.
     """
@@ -90,7 +117,16 @@ def write_site(record: PublicRecord, folder: Path, title: str, archive_url: str)
         write_page(environment, folder, page, title, record)
     for name in STATIC_FILES:
         shutil.copyfile(TEMPLATES / name, folder / name)
-    (folder / "feed.atom").write_text(atom_feed(record, title), encoding="utf-8")
+    write_feed(record, folder, title)
+
+
+def write_feed(record: PublicRecord, folder: Path, title: str) -> None:
+    write_new(folder / "feed.atom", atom_feed(record, title))
+
+
+def navigation(record: PublicRecord) -> list[dict[str, str]]:
+    """The views' links every page carries."""
+    return [{"name": view.name, "href": page_for_view(view)} for view in record.views]
 
 
 def write_page(
@@ -100,19 +136,31 @@ def write_page(
         site_title=title,
         page=page,
         generated=record.at.isoformat(timespec="seconds"),
-        views_nav=[{"name": view.name, "href": page_for_view(view)} for view in record.views],
-        **page.context,
+        views_nav=navigation(record),
+        **page.full_context(),
     )
-    (folder / f"{page.name}.html").write_text(html, encoding="utf-8")
+    write_new(folder / f"{page.name}.html", html)
     document: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "page": page.name,
         "generated": record.at.isoformat(),
         "data": page.document,
     }
-    (folder / f"{page.name}.json").write_text(
-        json.dumps(document, indent=1, ensure_ascii=False, default=str), encoding="utf-8"
+    write_new(
+        folder / f"{page.name}.json",
+        json.dumps(document, indent=1, ensure_ascii=False, default=str),
     )
+
+
+def write_new(path: Path, text: str) -> None:
+    """Write ``text`` to a file that must not exist yet.
+
+    A build's files may be hard links to the previous build's (an incremental
+    build, bot/site/incremental.py): writing into an existing name could change
+    a page a reader is being served, so it is refused (FileExistsError).
+    """
+    with path.open("x", encoding="utf-8") as file:
+        file.write(text)
 
 
 def swap_in(folder: Path, target: Path) -> None:

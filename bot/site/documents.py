@@ -10,7 +10,7 @@ actions never reach the site (docs/site.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from email import message_from_bytes, policy
@@ -52,6 +52,10 @@ class PublicMail:
     date: datetime
     body: str
     post_message_id: str | None
+
+
+# Makes the public mail numbered N of an outbox row and the post it answers.
+MailParser = Callable[[int, OutboxMessage, Message | None], PublicMail]
 
 
 @dataclass(frozen=True)
@@ -102,8 +106,11 @@ def without_private(data: Any) -> Any:
     return data
 
 
-def public_mails(session: Session, list_address: str) -> tuple[PublicMail, ...]:
-    """The bot's mails addressed to the list, oldest first."""
+def public_mails(
+    session: Session, list_address: str, parse: MailParser | None = None
+) -> tuple[PublicMail, ...]:
+    """The bot's mails addressed to the list, oldest first, each made by ``parse``
+    (default ``public_mail``; an incremental build remembers them, bot/site/incremental.py)."""
     rows = session.execute(
         select(OutboxMessage, Message)
         .outerjoin(Message, Message.id == OutboxMessage.in_reply_to_pk)
@@ -113,11 +120,11 @@ def public_mails(session: Session, list_address: str) -> tuple[PublicMail, ...]:
     for outbox, post in rows:
         if list(outbox.recipients) != [list_address]:
             continue
-        mails.append(_public_mail(len(mails) + 1, outbox, post))
+        mails.append((parse or public_mail)(len(mails) + 1, outbox, post))
     return tuple(mails)
 
 
-def _public_mail(number: int, outbox: OutboxMessage, post: Message | None) -> PublicMail:
+def public_mail(number: int, outbox: OutboxMessage, post: Message | None) -> PublicMail:
     parsed = message_from_bytes(outbox.raw, policy=policy.default)
     assert isinstance(parsed, EmailMessage)
     part = parsed.get_body(preferencelist=("plain",))
@@ -176,8 +183,10 @@ def _public_action(record: ActionRecord, message_id: str, player: str) -> Public
     )
 
 
-def public_record(session: Session, services: Services, at: datetime) -> PublicRecord:
-    mails = public_mails(session, services.settings.bot.list_address)
+def public_record(
+    session: Session, services: Services, at: datetime, parse_mail: MailParser | None = None
+) -> PublicRecord:
+    mails = public_mails(session, services.settings.bot.list_address, parse_mail)
     return PublicRecord(
         at=at,
         views=public_views(session, services, at),

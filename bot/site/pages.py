@@ -7,10 +7,11 @@ same public documents the page shows, under ``SCHEMA_VERSION``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, fields
 from typing import Any
 from urllib.parse import quote
 
@@ -27,11 +28,25 @@ LATEST_COUNT = 10
 
 @dataclass(frozen=True)
 class Page:
+    """One page and its JSON.  What is written is a function of ``name``, ``title``,
+    ``template``, ``context``, ``document`` and ``drawn_from`` alone (with the
+    site's title, templates and navigation): an incremental build keeps a page
+    whose inputs did not change (bot/site/incremental.py).
+    """
+
     name: str  # "view-go", written as view-go.html and view-go.json
     title: str
     template: str
     context: dict[str, Any]
     document: Any
+    # The costly part of the context (a board's SVG), made only when the page
+    # is written, and what it is drawn from, which stands for it in the
+    # comparison with the previous build.
+    deferred: Callable[[], dict[str, Any]] | None = None
+    drawn_from: Any = None
+
+    def full_context(self) -> dict[str, Any]:
+        return self.context if self.deferred is None else self.context | self.deferred()
 
 
 def slug(text: str) -> str:
@@ -130,8 +145,15 @@ def view_pages(record: PublicRecord, moves: list[GoMove]) -> Iterator[Page]:
         yield Page(f"view-{slug(view.name)}", title, "view.html.j2", context, view.data)
 
 
-def go_picture(data: dict[str, Any], last_move: str | None) -> dict[str, Any]:
-    """The SVG board, its legend and its text alternative, from the ``go`` view's document."""
+def go_picture(
+    data: dict[str, Any], last_move: str | None, with_scores: bool = True
+) -> dict[str, Any]:
+    """The SVG board, its legend and its text alternative, from the ``go`` view's document.
+
+    ``with_scores`` False leaves the players' scores out of the legend: a
+    Move's page shows the board after that Move, and the scores now are not
+    the scores then.
+    """
     players = [player["name"] for player in data.get("players", [])]
     marks = {player["name"]: player["mark"] for player in data.get("players", [])}
     stones: dict[str, str] = dict(data.get("stones", {}))
@@ -140,17 +162,23 @@ def go_picture(data: dict[str, Any], last_move: str | None) -> dict[str, Any]:
             "name": name,
             "mark": marks[name],
             "colour": player_colour(position),
-            "score": data.get("scores", {}).get(name, 0),
             "points": sorted(point for point, owner in stones.items() if owner == name),
         }
+        | ({"score": data.get("scores", {}).get(name, 0)} if with_scores else {})
         for position, name in enumerate(players)
     ]
     picture = board_svg(int(data["size"]), stones, players, marks, last_move)
     return {"picture": picture, "legend": legend, "last_move": last_move}
 
 
+def fields_of(instance: Any) -> dict[str, Any]:
+    """A dataclass's fields by name, as ``dataclasses.asdict`` gives them but without its
+    deep copy, which was much of a long game's build: the documents are only serialised."""
+    return {field.name: getattr(instance, field.name) for field in fields(instance)}
+
+
 def mail_document(mail: PublicMail) -> dict[str, Any]:
-    document = asdict(mail)
+    document = fields_of(mail)
     document["date"] = mail.date.isoformat()
     return document
 
@@ -177,7 +205,7 @@ def mail_pages(
 
 
 def action_document(action: PublicAction) -> dict[str, Any]:
-    document = asdict(action)
+    document = fields_of(action)
     document["occurred_at"] = action.occurred_at.isoformat()
     return document
 
@@ -198,23 +226,41 @@ def player_pages(actions: tuple[PublicAction, ...], archive_url: str) -> Iterato
 
 def go_move_pages(record: PublicRecord, moves: list[GoMove]) -> Iterator[Page]:
     data = next(view.data for view in record.views if view.name == "go")
+    documents = [move_document(move) for move in moves]
     yield Page(
         "go-moves",
         "Political Go: the Moves",
         "go_moves.html.j2",
         {"moves": moves},
-        [asdict(move) for move in moves],
+        documents,
     )
-    for move in moves:
-        picture = go_picture(data | {"stones": move.stones}, move.placed)
-        context = {"move": move, "count": len(moves)} | picture
+    # A Move's page is drawn from that Move, the board's size and the players
+    # (their order gives the colours), and whether a later Move exists (its
+    # Next link): not from the Moves after it, so it is written once, and
+    # once more when the next Move comes (bot/site/incremental.py).
+    players = [{"name": entry["name"], "mark": entry["mark"]} for entry in data.get("players", [])]
+    board = {"size": data["size"], "players": players}
+    for move, document in zip(moves, documents, strict=True):
         yield Page(
             f"go-move-{move.number}",
             f"Political Go after Move {move.number}",
             "go_move.html.j2",
-            context,
-            asdict(move),
+            {"move": move, "has_next": move.number < len(moves)},
+            document,
+            deferred=functools.partial(_move_picture, board, move),
+            drawn_from=board,
         )
+
+
+def move_document(move: GoMove) -> dict[str, Any]:
+    """``dataclasses.asdict(move)`` (``fields_of``), with a copy of the Move's board."""
+    document = fields_of(move)
+    document["stones"] = dict(move.stones)
+    return document
+
+
+def _move_picture(board: dict[str, Any], move: GoMove) -> dict[str, Any]:
+    return go_picture(board | {"stones": move.stones}, move.placed, with_scores=False)
 
 
 def dice_verify_page(record: PublicRecord) -> Page:
