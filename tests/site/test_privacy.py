@@ -19,7 +19,6 @@ from sqlalchemy import select
 
 from bot.app import App, build_app
 from bot.config import DEFAULT_GAMES, GamesSettings, PlayerEntry
-from bot.engine.games.cards_state import load_state
 from bot.engine.worker import process_queue
 from bot.posts import compose_post
 from bot.runner import advance_to, store_message
@@ -30,6 +29,13 @@ from bot.testing.go_game import LIST_ADDRESS
 from bot.testing.governance_week import BALLOT_CLOSES, END, SECRET_WORD, week_posts
 from bot.testing.site_files import document, every_file_text
 from bot.testing.site_games import PlayedWeek
+from bot.testing.site_privacy import (
+    never_on_the_site,
+    private_mail_lines,
+    public_text,
+    read_site,
+    view_pages_text,
+)
 
 PRIVATE_VOTER = "Erin"
 CARD_PLAYERS = {
@@ -134,36 +140,17 @@ def test_after_the_close_the_revealed_vote_is_found_by_the_same_search(
     assert any(name.startswith("mail-") for name, _ in found)  # the Ballot's results reveal it
 
 
-def test_no_hidden_card_is_in_any_file(tmp_path: Path) -> None:
-    # A Motion to Show Cards voted down: each voter is dealt a Card at the
-    # nweek's start and told it privately (rules 387, 391); the Dealer's
-    # report and the inventory show Backs only (rule 390).
-    app = cards_app(tmp_path)
-    table = TableOfCards(app)
-    advance_to(app, cards_day(1, 0, 1))
-    for minute, player in ((0, "Alice"), (5, "Bob")):
-        table.post(cards_day(1, 8, minute), player, f"I want to become a player named {player}.")
-    table.post(cards_day(1, 9), "Alice", "I move to show cards.")
-    for nweek in range(2):
-        for hour, voter in ((10, "Bob"), (11, "Carol")):
-            table.post(cards_day(1 + 10 * nweek, hour), voter, "I vote no on poll 1.")
-    advance_to(app, cards_day(21, 1))
-    with app.session_factory() as session:
-        cards = [
-            card for player in CARD_PLAYERS for card in load_state(session, 2).table.hand_of(player)
-        ]
-    assert len(cards) >= 4
-    # The Cards are real private values: the deal notices mailed to their holders name them.
-    with app.session_factory() as session:
-        private_raw = b"".join(
-            row.raw
-            for row in session.scalars(select(OutboxMessage))
-            if row.recipients != [LIST_ADDRESS]
-        )
-    assert all(card.name.encode() in private_raw for card in cards)
-    site = tmp_path / "site"
-    build_site(app, site, at=cards_day(21, 1))
-    hidden = [card.short for card in cards] + [card.name for card in cards]
-    assert (site / "view-cards.html").is_file()
-    assert leaks(site, hidden) == []
-    app.dispose()
+def test_no_line_of_a_mail_sent_off_the_list_is_in_any_file(
+    week_played: PlayedWeek, tmp_path: Path
+) -> None:
+    # Each digest, private ruling and private reply, by its lines the list never carried
+    # and the build's views do not show (a digest copies the views, rule 625 D).
+    app = week_played.app
+    public_posts = [post.raw() for post in week_posts() if not post.private]
+    public = public_text(app, public_posts)
+    after = tmp_path / "site"
+    build_site(app, after, at=END)
+    for site in (week_played.site_before_the_close, after):
+        mails = private_mail_lines(app, public + "\n" + view_pages_text(site))
+        assert len(mails) > 5
+        assert never_on_the_site(read_site(site), mails) == {}
