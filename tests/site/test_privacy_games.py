@@ -12,9 +12,10 @@ them, no IMAP), and the site is built at instants before their reveals:
   (396, 397) the Cards shown, their deals' secrets and the notices' keys are
   on the site, and Carol's unshown Cards still nowhere.
 * Contests (seed 002, rule 336): answers are sent privately and committed
-  to on the list.  The site is built a minute before each period's end:
-  every answer whose period has not ended, and its nonce, is in no file;
-  every answer whose period has ended is.
+  to on the list.  The site is built a minute before each Mediocrity
+  period ends (rule 343), five instants at which every answer of every
+  contest is sealed at least once: every answer whose period has not ended,
+  and its nonce, is in no file; every answer whose period has ended is.
 
 At every build, every file (HTML, JSON, the Atom feed, the style sheet) is
 searched for the private posts' bodies and for each distinctive line of
@@ -27,7 +28,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,7 @@ from bot.store.models import OutboxMessage
 from bot.testing.go_game import EPOCH
 from bot.testing.records import RecordedGame, recording_app
 from bot.testing.site_privacy import (
-    BuiltFile,
+    BuiltSite,
     as_word,
     body_of,
     files_naming,
@@ -78,10 +79,10 @@ class BuildingTable(cards_world.Table):
 
     cut: datetime = BEFORE_THE_SHOWDOWN
     folder: Path = Path()
-    built: list[BuiltFile] = field(default_factory=list)
+    built: BuiltSite = BuiltSite((), "")
 
     def post(self, at: datetime, author: str, body: str, private: bool = False) -> str:
-        if at >= self.cut and not self.built:
+        if at >= self.cut and not self.built.files:
             advance_to(self.app, self.cut)
             self.built = read_site(build_site(self.app, self.folder / "before", at=self.cut))
         return super().post(at, author, body, private)
@@ -90,8 +91,8 @@ class BuildingTable(cards_world.Table):
 @dataclass(frozen=True)
 class CardsPlayed:
     app: App
-    before: list[BuiltFile]
-    after: list[BuiltFile]
+    before: BuiltSite
+    after: BuiltSite
     public_posts: tuple[tuple[bytes, datetime], ...]
     private_posts: tuple[bytes, ...]
     shown: tuple[Card, ...]  # shown in the Showdown: public once shown
@@ -105,7 +106,7 @@ def cards_played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CardsPlay
     table = BuildingTable(app, [], [], folder=folder)
     hands: dict[str, list[Card]] = {}
     _, _, shown_by_carol, _ = cards_world.play(table, hands)
-    assert table.built, "the script never reached the instant before the Showdown"
+    assert table.built.files, "the script never reached the instant before the Showdown"
     after = read_site(build_site(app, folder / "after", at=AFTER_THE_SHOWDOWN))
     unshown = tuple(card for card in hands["Carol"] if card not in shown_by_carol)
     shown = tuple(hands["Alice"] + hands["Bob"]) + shown_by_carol
@@ -152,7 +153,7 @@ def names_a_card_object(value: Any, card: Card) -> bool:
     return False
 
 
-def card_leaks(built: list[BuiltFile], card: Card, faces_too: bool) -> list[str]:
+def card_leaks(built: BuiltSite, card: Card, faces_too: bool) -> list[str]:
     """The files that name ``card`` in words or as a JSON object."""
     names = [name for form in card_forms(card, faces_too) for name in files_naming(built, form)]
     names += [
@@ -163,7 +164,7 @@ def card_leaks(built: list[BuiltFile], card: Card, faces_too: bool) -> list[str]
     return sorted(set(names))
 
 
-def card_objects(built: list[BuiltFile]) -> int:
+def card_objects(built: BuiltSite) -> int:
     """How many Card objects the JSON documents hold (the ``inventory`` view's, by Back)."""
     text = "".join(json.dumps(document) for each in built for document in each.documents)
     return text.count('"type": "Card", "attributes": {')
@@ -286,22 +287,26 @@ def test_after_the_showdown_the_shown_cards_and_their_secrets_are_on_the_site(
 
 @dataclass(frozen=True)
 class Cut:
-    """The site built a minute before a period ends."""
+    """The site built a minute before a Mediocrity period ends."""
 
     at: datetime
-    built: list[BuiltFile]
+    built: BuiltSite
 
 
 @dataclass(frozen=True)
 class ContestsPlayed:
     app: App
     cuts: tuple[Cut, ...]
-    end: list[BuiltFile]
+    end: BuiltSite
+    posts: tuple[bytes, ...]  # each mail of the script, as the bot received it
 
 
-def period_ends() -> list[datetime]:
-    mails = contests_world.SCRIPT
-    return sorted({mail.deadline for mail in mails if mail.deadline is not None})
+def cuts() -> list[datetime]:
+    """A minute before each Mediocrity challenge's period ends (rule 343): at these five
+    instants every answer of every contest is sealed at least once, and revealed later."""
+    announced = (contests_world.M1, contests_world.M2, contests_world.M3, contests_world.M4)
+    ends = [contests_world.mediocrity_end(at) for at in (*announced, contests_world.M5)]
+    return [end - timedelta(minutes=1) for end in ends]
 
 
 def stake_the_players(app: App) -> None:
@@ -320,20 +325,21 @@ def contests_played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Contes
     app = recording_app(contests_world.settings(folder / "bot"))
     stake_the_players(app)
     built: list[Cut] = []
-    script = list(enumerate(contests_world.SCRIPT, start=1))
-    for cut in [end - timedelta(minutes=1) for end in period_ends()]:
+    posts = [contests_world.raw_of(n, mail) for n, mail in enumerate(contests_world.SCRIPT, 1)]
+    script = list(zip(contests_world.SCRIPT, posts, strict=True))
+    for cut in cuts():
         # The posts up to the cut, judged in their order of arrival as the daemon judges them.
-        while script and script[0][1].at < cut:
-            number, mail = script.pop(0)
-            store_message(app, contests_world.raw_of(number, mail), "smtp", mail.at)
+        while script and script[0][0].at < cut:
+            mail, raw = script.pop(0)
+            store_message(app, raw, "smtp", mail.at)
         process_queue(app.session_factory, app.services)
         built.append(build_at(app, cut, folder))
-    for number, mail in script:
-        store_message(app, contests_world.raw_of(number, mail), "smtp", mail.at)
+    for mail, raw in script:
+        store_message(app, raw, "smtp", mail.at)
     process_queue(app.session_factory, app.services)
     advance_to(app, contests_world.END)
     end = read_site(build_site(app, folder / "end", at=contests_world.END))
-    yield ContestsPlayed(app, tuple(built), end)
+    yield ContestsPlayed(app, tuple(built), end, tuple(posts))
     app.dispose()
 
 
@@ -357,14 +363,20 @@ def nonces(app: App) -> list[tuple[datetime, str]]:
 
 def test_no_answer_is_on_the_site_before_its_period_ends(contests_played: ContestsPlayed) -> None:
     answers = [mail for mail in contests_world.SCRIPT if mail.secret]
-    assert len(contests_played.cuts) == len(period_ends()) == 8
+    assert len(answers) == 21
+    sealed_at: dict[str, list[datetime]] = {mail.secret: [] for mail in answers}
     for cut in contests_played.cuts:
-        sealed = [mail.secret for mail in answers if mail.deadline and mail.deadline > cut.at]
-        opened = [mail.secret for mail in answers if mail.deadline and mail.deadline <= cut.at]
-        assert sealed
+        received = [mail for mail in answers if mail.at < cut.at]
+        sealed = [mail.secret for mail in received if mail.deadline and mail.deadline > cut.at]
+        opened = [mail.secret for mail in received if mail.deadline and mail.deadline <= cut.at]
         assert leaked(cut.built, sealed) == {}, cut.at
         # The search is not blind: the answers whose period has ended are found.
         assert unfound(cut.built, opened) == [], cut.at
+        for secret in sealed:
+            sealed_at[secret].append(cut.at)
+    # Each answer was searched for while sealed (the five Mediocrity periods cover the
+    # Similarity Game's and the Poetry Contest's too), and every one is found at the end.
+    assert [secret for secret, instants in sealed_at.items() if not instants] == []
     assert unfound(contests_played.end, [mail.secret for mail in answers]) == []
 
 
@@ -385,21 +397,14 @@ def test_no_private_post_or_mail_of_the_contests_is_on_the_site(
 ) -> None:
     app = contests_played.app
     script = contests_world.SCRIPT
-    public_posts = [
-        contests_world.raw_of(number, mail)
-        for number, mail in enumerate(script, start=1)
-        if not mail.private
-    ]
+    posted = list(zip(contests_played.posts, script, strict=True))
+    public_posts = [raw for raw, mail in posted if not mail.private]
+    private_posts = [raw for raw, mail in posted if mail.private]
     public = public_text(app, public_posts)
     mails = private_mail_lines(app, public)
     # Answers refused privately (a second answer, the S.O.'s own, one unpaid): never revealed.
     refused = [mail.body for mail in script if mail.private and not mail.secret]
     assert len(refused) == 3
-    private_posts = [
-        contests_world.raw_of(number, mail)
-        for number, mail in enumerate(script, start=1)
-        if mail.private
-    ]
     posts = message_ids(private_posts)
     assert len(posts) == 24
     for built in [cut.built for cut in contests_played.cuts] + [contests_played.end]:
