@@ -41,6 +41,7 @@ from bot.engine.games.cards_deals import sealed_notice_key
 from bot.engine.games.cards_state import load_state as load_cards
 from bot.engine.games.contests_store import load_state as load_contests
 from bot.engine.worker import process_queue
+from bot.games import dice
 from bot.games.cards import Card
 from bot.games.cards.hidden import deal_key, deal_secret
 from bot.runner import advance_to, store_message
@@ -241,6 +242,16 @@ def test_no_secret_behind_a_deal_or_a_notice_is_on_the_site_before_the_showdown(
     secrets = [*deal_secrets(app).values(), *notice_keys(app), *keys]
     assert len(notice_keys(app)) == 2  # Alice's and Bob's accepted notices
     assert leaked(cards_played.before, [*secrets, app.services.master_secret.hex()]) == {}
+
+
+def test_the_dice_seed_of_the_nweek_is_on_the_site_only_once_revealed(
+    cards_played: CardsPlayed,
+) -> None:
+    # Rule 9: each nweek's seed is committed to before and revealed after its nweek.
+    current = (BEFORE_THE_SHOWDOWN - cards_world.day(1)).days // 10
+    seeds = [dice.nweek_seed(cards_played.app.services.master_secret, n).hex() for n in range(9)]
+    assert leaked(cards_played.before, seeds[current:]) == {}
+    assert unfound(cards_played.before, seeds[:current]) == []
 
 
 def test_no_private_post_or_mail_of_the_cards_is_on_the_site(cards_played: CardsPlayed) -> None:
