@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.app import App
+from bot.config import Settings
 from bot.engine.games.cards_deals import sealed_notice_key
 from bot.engine.games.cards_state import load_state as load_cards
 from bot.engine.games.contests_store import load_state as load_contests
@@ -48,6 +49,7 @@ from bot.runner import advance_to, store_message
 from bot.site import build_site
 from bot.store.models import OutboxMessage
 from bot.testing.go_game import EPOCH
+from bot.testing.kgs import shared_key_file
 from bot.testing.records import RecordedGame, recording_app
 from bot.testing.site_privacy import (
     BuiltSite,
@@ -65,6 +67,13 @@ from bot.testing.site_privacy import (
 )
 from tests.engine.cards import test_cards_by_mail as cards_world
 from tests.engine.contests import test_contests_by_mail as contests_world
+
+
+def with_shared_key(settings: Settings) -> Settings:
+    """``settings`` signing with the process's one key: making a key costs openssl a
+    fraction of a second, and neither world's privacy depends on which key signs."""
+    return replace(settings, bot=replace(settings.bot, dkim_key_file=shared_key_file()))
+
 
 # -- Cards and Pooker --------------------------------------------------------------------------
 
@@ -103,7 +112,7 @@ class CardsPlayed:
 @pytest.fixture(scope="module")
 def cards_played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CardsPlayed]:
     folder = tmp_path_factory.mktemp("cards-privacy")
-    app = recording_app(cards_world.settings(folder / "bot"))
+    app = recording_app(with_shared_key(cards_world.settings(folder / "bot")))
     table = BuildingTable(app, [], [], folder=folder)
     hands: dict[str, list[Card]] = {}
     _, _, shown_by_carol, _ = cards_world.play(table, hands)
@@ -333,7 +342,7 @@ def stake_the_players(app: App) -> None:
 @pytest.fixture(scope="module")
 def contests_played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ContestsPlayed]:
     folder = tmp_path_factory.mktemp("contests-privacy")
-    app = recording_app(contests_world.settings(folder / "bot"))
+    app = recording_app(with_shared_key(contests_world.settings(folder / "bot")))
     stake_the_players(app)
     built: list[Cut] = []
     posts = [contests_world.raw_of(n, mail) for n, mail in enumerate(contests_world.SCRIPT, 1)]
