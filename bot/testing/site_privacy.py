@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from email import message_from_bytes
+from email.message import EmailMessage
 from email.policy import default
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,6 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.app import App
-from bot.site.documents import read_sent_mail
 from bot.store.models import OutboxMessage
 
 
@@ -110,8 +110,10 @@ def unfound(site: BuiltSite, values: Iterable[str]) -> list[str]:
 
 
 def body_of(raw: bytes) -> str:
-    """The plain text body of a mail, as the site reads it (parsed once per process)."""
-    return read_sent_mail(raw)[2]
+    mail = message_from_bytes(raw, policy=default)
+    assert isinstance(mail, EmailMessage)
+    part = mail.get_body(preferencelist=("plain",))
+    return "" if part is None else str(part.get_content())
 
 
 def public_text(app: App, public_posts: Iterable[bytes]) -> str:
