@@ -11,7 +11,6 @@ actions never reach the site (docs/site.md).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -122,36 +121,26 @@ def public_mails(session: Session, list_address: str) -> tuple[PublicMail, ...]:
 
 
 def _public_mail(number: int, outbox: OutboxMessage, post: Message | None) -> PublicMail:
-    subject, date, body = read_sent_mail(outbox.raw)
+    parsed = message_from_bytes(outbox.raw, policy=policy.default)
+    assert isinstance(parsed, EmailMessage)
+    part = parsed.get_body(preferencelist=("plain",))
+    body = str(part.get_content()) if part is not None else ""
     return PublicMail(
         number=number,
         message_id=outbox.message_id,
         kind=outbox.kind,
-        subject=subject,
-        date=date or outbox.created_at,
+        subject=str(parsed.get("Subject", "")),
+        date=_sent_at(parsed, outbox.created_at),
         body=body,
         post_message_id=None if post is None else post.message_id,
     )
 
 
-# Every build reads every mail sent so far, and a sent mail never changes: each is parsed
-# once per process (parsing was half of a rebuild).  Keyed by the bytes themselves, so two
-# databases in one process never share an entry; bounded, as a long game's mails are many.
-MAILS_REMEMBERED = 4096
-
-
-@functools.lru_cache(maxsize=MAILS_REMEMBERED)
-def read_sent_mail(raw: bytes) -> tuple[str, datetime | None, str]:
-    """(Subject, Date, plain text body) of a mail the bot composed; Date None if it has none.
-
-    The Date is the instant the mail reports on, also when a replay wrote it later.
-    """
-    parsed = message_from_bytes(raw, policy=policy.default)
-    assert isinstance(parsed, EmailMessage)
-    part = parsed.get_body(preferencelist=("plain",))
-    body = str(part.get_content()) if part is not None else ""
-    moment = getattr(parsed.get("Date"), "datetime", None)
-    return str(parsed.get("Subject", "")), moment if isinstance(moment, datetime) else None, body
+def _sent_at(parsed: EmailMessage, stored: datetime) -> datetime:
+    """The mail's Date: the instant it reports on, also when a replay wrote it later."""
+    header = parsed.get("Date")
+    moment = getattr(header, "datetime", None)
+    return moment if isinstance(moment, datetime) else stored
 
 
 def public_actions(session: Session, mails: Sequence[PublicMail]) -> tuple[PublicAction, ...]:
