@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.site import build_site
-from bot.store.models import OutboxMessage
+from bot.store.models import GameRecord, OutboxMessage
 from bot.testing.governance_week import BALLOT_CLOSES, END, SECRET_WORD, week_posts
 from bot.testing.site_files import document, every_file_text
 from bot.testing.site_games import PlayedWeek
@@ -34,7 +34,8 @@ PRIVATE_VOTER = "Erin"
 
 
 def private_values(played: PlayedWeek) -> list[str]:
-    """The private posts' Message-IDs and words, and every mail the bot sent off the list."""
+    """The private posts' Message-IDs and words, every mail the bot sent off the list, and
+    the private votes' nonces."""
     posts = [post for post in week_posts() if post.private]
     values = [SECRET_WORD]
     values += [post.message_id for post in posts]
@@ -47,7 +48,17 @@ def private_values(played: PlayedWeek) -> list[str]:
     values += [
         message_id for message_id, recipients in private_mails if recipients != [list_address]
     ]
-    return values
+    return values + private_vote_nonces(played)
+
+
+def private_vote_nonces(played: PlayedWeek) -> list[str]:
+    """The nonce behind each private vote's commitment (rule 15 B), kept by the bot."""
+    with played.app.session_factory() as session:
+        query = select(GameRecord.state).where(GameRecord.name.startswith("private-poll-"))
+        polls = session.scalars(query).all()
+    nonces = [str(entry["nonce"]) for poll in polls for entry in poll["entries"]]
+    assert len(nonces) == 2  # Erin's vote on each of the Ballot's two polls
+    return nonces
 
 
 def leaks(site: Path, values: list[str]) -> list[tuple[str, str]]:
