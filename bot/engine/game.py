@@ -134,11 +134,16 @@ def rule(number: int, seed: str = SEED_004) -> RuleCitation:
 
 @dataclass(frozen=True)
 class StateView:
-    """One view of ``nomicbot state VIEW``: its name, what it shows, and how."""
+    """One view of ``nomicbot state VIEW``: its name, what it shows, and how.
+
+    ``public`` False: the view shows what only some may know (a Minister's
+    digest), so the web site leaves it out (docs/site.md, Nothing private).
+    """
 
     name: str
     description: str
     show: ViewFunction
+    public: bool = True
 
 
 @dataclass(frozen=True)

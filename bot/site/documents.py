@@ -1,8 +1,9 @@
 """What the web site shows: the public documents, read from the database.
 
 Only what is already public goes in: the state views every player can ask
-for (``nomicbot state VIEW --json``, minus the Ministers' digests, which
-are mailed to the Ministers alone, and players' addresses), the bot's mails
+for (``nomicbot state VIEW --json``, minus the views their games declare not
+public, such as the Ministers' digests, which are mailed to the Ministers
+alone, and minus players' addresses), the bot's mails
 to the list, and the rulings on posts whose ruling went to the list.  A
 post mailed privately to the bot is ruled on privately, so it and its
 actions never reach the site (docs/site.md).
@@ -25,9 +26,6 @@ from bot.engine.services import Services
 from bot.engine.views import views_of
 from bot.store.models import ActionRecord, Message, OutboxMessage, Player
 
-# The views the site leaves out: each Minister's digest is private mail
-# (rule 625 D: mailed to the Minister), whatever the view of it shows.
-PRIVATE_VIEWS = frozenset({"digests"})
 # Fields of a view's document that name private things: a player's mail
 # addresses are known to the bot, not published by it.
 PRIVATE_FIELDS = frozenset({"addresses"})
@@ -84,11 +82,16 @@ class PublicRecord:
 
 
 def public_views(session: Session, services: Services, at: datetime) -> tuple[PublicView, ...]:
-    """Every enabled game's views but the private ones, in the games' order."""
+    """Every enabled game's views but those it declares not public, in the games' order.
+
+    A game with a private view (the Ministers' digests, mailed to each
+    Minister alone) says so in its own ``StateView``, so the site needs no
+    list of them.
+    """
     declared: dict[str, StateView] = views_of(services.games)
     views = []
     for name, view in declared.items():
-        if name in PRIVATE_VIEWS:
+        if not view.public:
             continue
         shown = view.show(session, services, at)
         views.append(PublicView(name, view.description, shown.text, without_private(shown.data)))

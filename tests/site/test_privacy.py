@@ -5,83 +5,37 @@ Erin's vote on proposal 100 was mailed privately to the bot (a Concealable
 Ballot, rule 15 B), Alice asked privately for her digest, and every Minister
 has had digests mailed to em alone.  Every built file is searched for each
 private value.  After the close, the Ballot's results reveal Erin's vote,
-and the same search finds it: the search would see a leak.  A game of
-Cards deals hidden Cards; no Card in a Hand is named anywhere.
+and the same search finds it: the search would see a leak.  Each line of
+every mail sent off the list that the list never carried is in no build.
+The games with hidden values, Cards and Contests: test_privacy_games.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
-from bot.app import App, build_app
-from bot.config import DEFAULT_GAMES, GamesSettings, PlayerEntry
-from bot.engine.games.cards_state import load_state
-from bot.engine.worker import process_queue
-from bot.posts import compose_post
-from bot.runner import advance_to, store_message
 from bot.site import build_site
-from bot.store.models import OutboxMessage
-from bot.testing.apps import game_settings
-from bot.testing.go_game import LIST_ADDRESS
+from bot.store.models import GameRecord, OutboxMessage
 from bot.testing.governance_week import BALLOT_CLOSES, END, SECRET_WORD, week_posts
 from bot.testing.site_files import document, every_file_text
 from bot.testing.site_games import PlayedWeek
+from bot.testing.site_privacy import (
+    never_on_the_site,
+    private_mail_lines,
+    public_text,
+    read_site,
+    view_pages_text,
+)
 
 PRIVATE_VOTER = "Erin"
-CARD_PLAYERS = {
-    "Alice": "alice@example.test",
-    "Bob": "bob@example.test",
-    "Carol": "carol@example.test",
-    "Dave": "dave@example.test",
-}
-
-
-def cards_day(number: int, hour: int = 0, minute: int = 0) -> datetime:
-    """Day ``number`` of 2026 (the ntime epoch is 1 January; an nweek is ten days)."""
-    return datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=number - 1, hours=hour, minutes=minute)
-
-
-def cards_app(folder: Path) -> App:
-    """Cards and Pooker (seed 002) enabled, Dave the Dealer (rule 386), two Packs."""
-    base = game_settings(folder, games=GamesSettings(enabled=(*DEFAULT_GAMES, "cards")))
-    return build_app(
-        replace(
-            base,
-            players=tuple(PlayerEntry(name, (CARD_PLAYERS[name],)) for name in ("Carol", "Dave")),
-            game_sections={"cards": {"dealer": "Dave", "packs": 2, "motion_days": 100}},
-        )
-    )
-
-
-@dataclass
-class TableOfCards:
-    """Posts to the list, each judged as the daemon judges it."""
-
-    app: App
-    count: int = 0
-
-    def post(self, at: datetime, author: str, body: str) -> None:
-        self.count += 1
-        raw = compose_post(
-            author,
-            CARD_PLAYERS[author],
-            "Pooker",
-            body,
-            f"card-{self.count}@example.test",
-            at,
-            to=LIST_ADDRESS,
-        )
-        advance_to(self.app, at)
-        store_message(self.app, raw, "smtp", at)
-        process_queue(self.app.session_factory, self.app.services)
 
 
 def private_values(played: PlayedWeek) -> list[str]:
-    """The private posts' Message-IDs and words, and every mail the bot sent off the list."""
+    """The private posts' Message-IDs and words, every mail the bot sent off the list, and
+    the private votes' nonces."""
     posts = [post for post in week_posts() if post.private]
     values = [SECRET_WORD]
     values += [post.message_id for post in posts]
@@ -94,7 +48,17 @@ def private_values(played: PlayedWeek) -> list[str]:
     values += [
         message_id for message_id, recipients in private_mails if recipients != [list_address]
     ]
-    return values
+    return values + private_vote_nonces(played)
+
+
+def private_vote_nonces(played: PlayedWeek) -> list[str]:
+    """The nonce behind each private vote's commitment (rule 15 B), kept by the bot."""
+    with played.app.session_factory() as session:
+        query = select(GameRecord.state).where(GameRecord.name.startswith("private-poll-"))
+        polls = session.scalars(query).all()
+    nonces = [str(entry["nonce"]) for poll in polls for entry in poll["entries"]]
+    assert len(nonces) == 2  # Erin's vote on each of the Ballot's two polls
+    return nonces
 
 
 def leaks(site: Path, values: list[str]) -> list[tuple[str, str]]:
@@ -124,46 +88,30 @@ def test_no_private_value_is_in_any_file_before_the_close(week_played: PlayedWee
     ]
 
 
-def test_after_the_close_the_revealed_vote_is_found_by_the_same_search(
-    week_played: PlayedWeek, tmp_path: Path
-) -> None:
-    site = tmp_path / "site"
+@pytest.fixture(scope="module")
+def site_after_the_close(week_played: PlayedWeek, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    site = tmp_path_factory.mktemp("after") / "site"
     build_site(week_played.app, site, at=END)
-    found = leaks(site, [SECRET_WORD])
+    return site
+
+
+def test_after_the_close_the_revealed_vote_is_found_by_the_same_search(
+    site_after_the_close: Path,
+) -> None:
+    found = leaks(site_after_the_close, [SECRET_WORD])
     assert ("view-ballot.html", SECRET_WORD) not in found  # the view shows the vote, not its word
     assert any(name.startswith("mail-") for name, _ in found)  # the Ballot's results reveal it
 
 
-def test_no_hidden_card_is_in_any_file(tmp_path: Path) -> None:
-    # A Motion to Show Cards voted down: each voter is dealt a Card at the
-    # nweek's start and told it privately (rules 387, 391); the Dealer's
-    # report and the inventory show Backs only (rule 390).
-    app = cards_app(tmp_path)
-    table = TableOfCards(app)
-    advance_to(app, cards_day(1, 0, 1))
-    for minute, player in ((0, "Alice"), (5, "Bob")):
-        table.post(cards_day(1, 8, minute), player, f"I want to become a player named {player}.")
-    table.post(cards_day(1, 9), "Alice", "I move to show cards.")
-    for nweek in range(2):
-        for hour, voter in ((10, "Bob"), (11, "Carol")):
-            table.post(cards_day(1 + 10 * nweek, hour), voter, "I vote no on poll 1.")
-    advance_to(app, cards_day(21, 1))
-    with app.session_factory() as session:
-        cards = [
-            card for player in CARD_PLAYERS for card in load_state(session, 2).table.hand_of(player)
-        ]
-    assert len(cards) >= 4
-    # The Cards are real private values: the deal notices mailed to their holders name them.
-    with app.session_factory() as session:
-        private_raw = b"".join(
-            row.raw
-            for row in session.scalars(select(OutboxMessage))
-            if row.recipients != [LIST_ADDRESS]
-        )
-    assert all(card.name.encode() in private_raw for card in cards)
-    site = tmp_path / "site"
-    build_site(app, site, at=cards_day(21, 1))
-    hidden = [card.short for card in cards] + [card.name for card in cards]
-    assert (site / "view-cards.html").is_file()
-    assert leaks(site, hidden) == []
-    app.dispose()
+def test_no_line_of_a_mail_sent_off_the_list_is_in_any_file(
+    week_played: PlayedWeek, site_after_the_close: Path
+) -> None:
+    # Each digest, private ruling and private reply, by its lines the list never carried
+    # and the build's views do not show (a digest copies the views, rule 625 D).
+    app = week_played.app
+    public_posts = [post.raw() for post in week_posts() if not post.private]
+    public = public_text(app, public_posts)
+    for site in (week_played.site_before_the_close, site_after_the_close):
+        mails = private_mail_lines(app, public + "\n" + view_pages_text(site))
+        assert len(mails) > 5
+        assert never_on_the_site(read_site(site), mails) == {}

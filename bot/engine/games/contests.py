@@ -84,7 +84,13 @@ from bot.games.contests.challenges import (
     submit_answer,
 )
 from bot.games.contests.mediocrity import concluded_by_last
-from bot.games.contests.render import render_answer, render_challenge, render_state, utc
+from bot.games.contests.render import (
+    render_answer,
+    render_challenge,
+    render_state,
+    sealed_while_open,
+    utc,
+)
 from bot.games.contests.rules import (
     RULE_CRG,
     RULE_MEDIOCRITY,
@@ -471,7 +477,9 @@ def renamed_state(data: JsonState, old: str, new: str) -> JsonState | None:
 def contests_view(session: Session, services: Services, at: datetime | None = None) -> View:
     """Every contest: its Contestmaster, its challenges (answers sealed while open), Mediocrity."""
     state = load_state(session, services)
-    return View(render_state(state, definitions(services)), state_to_json(state))
+    # The stored state keeps each answer for the Contestmaster; the view shows what the
+    # archive shows, so `state contests --json` and the web site never hold a sealed answer.
+    return View(render_state(state, definitions(services)), state_to_json(sealed_while_open(state)))
 
 
 CONTESTS = Game(

@@ -135,8 +135,12 @@ DIGESTS = Game(
     areas=(DIGEST_AREA,),
     settings_section="digests",
     views=(
+        # Rule 625 D: a digest is mailed to its Minister alone, so the view is not public.
         StateView(
-            "digests", "what each Minister would receive now, or --at (rule 625 D)", show_digests
+            "digests",
+            "what each Minister would receive now, or --at (rule 625 D)",
+            show_digests,
+            public=False,
         ),
     ),
     timed_events=(TimedEvent(send_scheduled_digests, rule(625), reports=True),),

@@ -8,6 +8,7 @@ is shown once the challenge is no longer open.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 
 from bot.games.contests.mediocrity import every_result
@@ -27,6 +28,26 @@ def render_answer(answer: Answer, challenge: Challenge) -> str:
         return f"{received}: sealed, the archive has no reveal of it yet"
     marks = " [incomplete: not a submission]" if answer.incomplete else ""
     return f"{received}: {answer.content}{marks}"
+
+
+def sealed_while_open(state: ContestsState) -> ContestsState:
+    """``state`` as anyone may see it: each open challenge's answers without their content
+    or nonce, as a replay of the archive holds them before the reveal (rule 336: answers
+    are submitted privately; the nonce would let anyone test a guess at the commitment)."""
+    return replace(
+        state,
+        contests=tuple(
+            replace(contest, challenges=tuple(_sealed(c) for c in contest.challenges))
+            for contest in state.contests
+        ),
+    )
+
+
+def _sealed(challenge: Challenge) -> Challenge:
+    if challenge.status is not Status.OPEN:
+        return challenge
+    answers = tuple(replace(answer, content=None, nonce=None) for answer in challenge.answers)
+    return replace(challenge, answers=answers)
 
 
 def render_challenge(challenge: Challenge) -> str:
