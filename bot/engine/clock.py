@@ -9,6 +9,9 @@ from datetime import datetime
 from bot.games import ntime
 from bot.games.ntime.stops import Stop, stops_at, with_stops
 
+# The Checking Period an nweek's last Checkpoint ends (the third, rule 3 A).
+LAST_POSITION = 2
+
 
 @dataclass(frozen=True)
 class ClockView:
@@ -99,12 +102,19 @@ class GameClock:
 
     def nweek_changes_between(self, after: datetime, until: datetime) -> tuple[NweekChange, ...]:
         """The Checkpoints at the end of an nweek's tenth nday, in (after, until]."""
-        last_position = 2
         return tuple(
             NweekChange(point.instant, point.ending.nweek, point.ending.nweek + 1)
             for point in self.checkpoints_between(after, until)
-            if point.ending.position == last_position
+            if point.ending.position == LAST_POSITION
         )
+
+    def next_nweek_change(self, after: datetime) -> datetime | None:
+        """The first nweek change after ``after``; None while the Clock stays Off."""
+        config = self.config  # one reading, should another thread swap the facts
+        point = ntime.next_checkpoint(config, after)
+        while point is not None and point.ending.position != LAST_POSITION:
+            point = ntime.next_checkpoint(config, point.instant)
+        return point.instant if point is not None else None
 
 
 __all__ = ["ClockView", "GameClock", "NweekChange"]

@@ -30,6 +30,7 @@ import traceback
 from collections.abc import Iterator
 from datetime import UTC, datetime, time, timedelta
 
+from sqlalchemy import Connection, event
 from sqlalchemy.orm import Session
 
 from bot.engine import timed
@@ -103,12 +104,81 @@ def advance_clock(
     # what happens at a midnight (ntime events, rule 3 A; digests) sees the
     # game as it stood then, not as later pieces of a long gap leave it.
     events = timed_events(services)
-    for piece in pieces_between(mark.handled_until, until):
-        midnight = _midnight_between(*piece)
-        for event in events:
-            if midnight or not event.at_midnight:
-                _run(event.handler, session, services, piece, until, skip)
+    due = DueInstants(session, services)
+    with WriteWatch(session) as writes:
+        for piece in pieces_between(mark.handled_until, until):
+            midnight = _midnight_between(*piece)
+            for event in events:
+                if not midnight and event.at_midnight:
+                    continue
+                if due.falls_in(event, piece):
+                    _run(event.handler, session, services, piece, until, skip)
+                    if writes.changed_since_asked():
+                        due.forget()
     mark.handled_until = until
+
+
+class DueInstants:
+    """When each event next has something to do, asked once per state of the game.
+
+    An answer holds only while the stored state stays as it was asked of:
+    each handler that runs may create what falls due later in the same
+    advance (a Ballot's polls, an Election's next phase), so every answer is
+    forgotten then.  It is never kept beyond one ``advance_clock``: the post
+    judged next may add deadlines too.
+    """
+
+    def __init__(self, session: Session, services: Services) -> None:
+        self.session = session
+        self.services = services
+        self.known: dict[int, datetime | None] = {}
+
+    def falls_in(self, event: TimedEvent, piece: tuple[datetime, datetime]) -> bool:
+        """Whether ``event`` may have something to do over ``piece`` (``(after, until]``)."""
+        if event.next_due is None:
+            return True  # it cannot say: it runs over every piece
+        key = id(event)
+        if key not in self.known:
+            # Asked at the piece's start: an answer beyond this piece stays
+            # right for the pieces after it while the state is unchanged.
+            self.known[key] = event.next_due(self.session, self.services, piece[0])
+        instant = self.known[key]
+        return instant is not None and instant <= piece[1]
+
+    def forget(self) -> None:
+        self.known.clear()
+
+
+class WriteWatch:
+    """Whether the session wrote anything since last asked: a statement other than a read, or
+    objects not flushed yet.
+
+    A handler that wrote nothing left every deadline as it was, so the
+    answers of ``DueInstants`` still hold after it (a digest's hour that
+    found no Minister, a Checkpoint with nothing to end).
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.connection = session.connection()
+        self.writes = 0
+
+    def __enter__(self) -> WriteWatch:
+        event.listen(self.connection, "before_cursor_execute", self._count)
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        event.remove(self.connection, "before_cursor_execute", self._count)
+
+    def _count(self, connection: Connection, cursor: object, statement: str, *rest: object) -> None:
+        if statement.lstrip()[:6].upper() != "SELECT":
+            self.writes += 1
+
+    def changed_since_asked(self) -> bool:
+        session = self.session
+        changed = bool(self.writes or session.new or session.dirty or session.deleted)
+        self.writes = 0
+        return changed
 
 
 def timed_events(services: Services) -> tuple[TimedEvent, ...]:
@@ -246,7 +316,7 @@ FIRST_INSTANT_HANDLERS: tuple[timed.TimedHandler, ...] = (
 # The scheduler's own events: rule 9's dice seeds (every game's draws use
 # them) and rule 212's Bandwidth.  The seeds change only at a midnight.
 OWN_EVENTS: tuple[TimedEvent, ...] = (
-    TimedEvent(reveal_ended_nweeks, rule(9), at_midnight=True),
-    TimedEvent(open_begun_nweeks, rule(9), at_midnight=True),
-    TimedEvent(reset_bandwidth, rule(212)),
+    TimedEvent(reveal_ended_nweeks, rule(9), at_midnight=True, next_due=timed.next_nweek_start),
+    TimedEvent(open_begun_nweeks, rule(9), at_midnight=True, next_due=timed.next_nweek_start),
+    TimedEvent(reset_bandwidth, rule(212), next_due=timed.next_nweek_start),
 )

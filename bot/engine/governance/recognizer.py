@@ -22,6 +22,7 @@ from bot.engine.governance.ministries import Ministry, load_ministries
 from bot.engine.rule_changes import release_held_posts
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.engine.services import Services
+from bot.engine.timed import next_nweek_start
 from bot.engine.views import View
 from bot.outbound.compose import compose_report
 from bot.parser import ParsedAction
@@ -77,6 +78,17 @@ def stop_for_recognizer(
             )
         )
         return  # the stopped Clock ends no further nweek in this interval
+
+
+def recognizer_due(session: Session, services: Services, after: datetime) -> datetime | None:
+    """When ``stop_for_recognizer`` next has something to do (``bot.engine.timed``).
+
+    While the Clock waits for a recognizer, at once: the GM's Ministry may
+    fall Open at any instant.  Otherwise at the next nweek's end (rule 23).
+    """
+    if is_stopped(latest(session, RECOGNIZER)):
+        return after
+    return next_nweek_start(session, services, after)
 
 
 def _restart_if_nobody_is_gm(
@@ -187,7 +199,8 @@ CLOCK = Game(
             show_clock,
         ),
     ),
-    timed_events=(TimedEvent(stop_for_recognizer, rule(23)),),  # at each nweek's end
+    # At each nweek's end.
+    timed_events=(TimedEvent(stop_for_recognizer, rule(23), next_due=recognizer_due),),
     private_actions=ClockAdapter.private_actions,
     # Rule 23: the GM restarts the stopped Clock with eir recognizer.
     while_clock_off=frozenset({"clock.recognize"}),
