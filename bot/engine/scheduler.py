@@ -113,8 +113,7 @@ def advance_clock(
                     continue
                 if due.falls_in(event, piece):
                     _run(event.handler, session, services, piece, until, skip)
-                    if writes.changed_since_asked():
-                        due.forget()
+                    due.forget(everything=writes.changed_since_asked(), event=event)
     mark.handled_until = until
 
 
@@ -124,8 +123,9 @@ class DueInstants:
     An answer holds only while the stored state stays as it was asked of:
     each handler that runs may create what falls due later in the same
     advance (a Ballot's polls, an Election's next phase), so every answer is
-    forgotten then.  It is never kept beyond one ``advance_clock``: the post
-    judged next may add deadlines too.
+    forgotten then; the answer of a handler that ran is used up, so its own
+    is forgotten even when it wrote nothing.  It is never kept beyond one
+    ``advance_clock``: the post judged next may add deadlines too.
     """
 
     def __init__(self, session: Session, services: Services) -> None:
@@ -145,8 +145,12 @@ class DueInstants:
         instant = self.known[key]
         return instant is not None and instant <= piece[1]
 
-    def forget(self) -> None:
-        self.known.clear()
+    def forget(self, everything: bool, event: TimedEvent) -> None:
+        """After ``event`` ran: its own answer is used up; every answer if it wrote."""
+        if everything:
+            self.known.clear()
+        else:
+            self.known.pop(id(event), None)
 
 
 class WriteWatch:
