@@ -19,7 +19,7 @@ from bot.engine.game import Game, StateView, TimedEvent, rule
 from bot.engine.games.base import GameAdapter
 from bot.engine.governance.digests import wall_clock
 from bot.engine.governance.ministries import Ministry, load_ministries
-from bot.engine.rule_changes import release_held_posts
+from bot.engine.rule_changes import STOP_PREFIX, release_held_posts
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.engine.services import Services
 from bot.engine.timed import next_nweek_start
@@ -29,6 +29,7 @@ from bot.parser import ParsedAction
 from bot.parser.areas.clock import AREA as CLOCK_AREA
 from bot.store.models import RuleChange
 
+RECOGNIZER_CAUSE = RECOGNIZER.removeprefix(STOP_PREFIX)  # the Clock's stops name their rule
 RULES_MINISTRY = "rules"  # rule 625 D.7: "The Minister of the Rules may be referred to as the GM"
 
 
@@ -85,8 +86,12 @@ def recognizer_due(session: Session, services: Services, after: datetime) -> dat
 
     While the Clock waits for a recognizer, at once: the GM's Ministry may
     fall Open at any instant.  Otherwise at the next nweek's end (rule 23).
+    The Clock's stops are read from the rows at the start of each unit of
+    work and again at each stop written (``write_stop``), so a stop of rule
+    23 not cleared is the newest ``RECOGNIZER`` row saying "stopped", as
+    ``latest`` would read it, without a query.
     """
-    if is_stopped(latest(session, RECOGNIZER)):
+    if any(stop.cause == RECOGNIZER_CAUSE and stop.until is None for stop in services.clock.stops):
         return after
     return next_nweek_start(session, services, after)
 
