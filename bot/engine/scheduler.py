@@ -15,7 +15,9 @@ run in the order of rule 3 C: "When multiple rules specify that an event
 takes place at a certain time [...], those events occur in order of rule
 precedence", which rule 33 fixes by Chutzpah, then the lower rule number
 (``bot.games.precedence``); the Ministers' digests last, since they report
-what the others did.  A handler that raises does not stop the others or the posts behind it:
+what the others did.  An event that says when it is next due
+(``TimedEvent.next_due``) is passed over for the pieces before that
+instant (``DueInstants``).  A handler that raises does not stop the others or the posts behind it:
 ``advance_clock`` raises ``TimedEventFailed`` naming it, and the caller
 (``bot.engine.event_shunts.settle_events``) rolls back, runs the interval
 again without that handler, and records it as a shunted event.

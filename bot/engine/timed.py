@@ -5,8 +5,8 @@ the interval ``(after, until]`` it covers.  A handler finds what fell due in
 that interval (a poll's deadline, the start of an nweek, a digest's hour)
 and acts on it once; because the interval is driven by the posts' own
 instants, a replayed archive sees each event between the same two posts as
-the live game did.  A handler must be cheap when nothing is due: it runs
-before every post.
+the live game did.  A handler must be cheap when nothing is due: without a
+next due function (below) it runs before every post.
 
 A game adds one as a ``bot.engine.game.TimedEvent`` in its declaration,
 naming the rule that fixes the event's time: the scheduler runs the events
