@@ -143,9 +143,21 @@ class DueInstants:
         if key not in self.known:
             # Asked at the piece's start: an answer beyond this piece stays
             # right for the pieces after it while the state is unchanged.
-            self.known[key] = event.next_due(self.session, self.services, piece[0])
+            self.known[key] = self._ask(event, piece[0])
         instant = self.known[key]
         return instant is not None and instant <= piece[1]
+
+    def _ask(self, event: TimedEvent, after: datetime) -> datetime | None:
+        assert event.next_due is not None
+        try:
+            return event.next_due(self.session, self.services, after)
+        except Exception as error:
+            if is_transient(error) or is_system_defect(error):
+                raise
+            # A defect in what the handler reads (a stored state it cannot
+            # decode): the handler runs, meets it, and is shunted with its
+            # traceback as before, instead of the post failing here.
+            return after
 
     def forget(self, everything: bool, event: TimedEvent) -> None:
         """After ``event`` ran: its own answer is used up; every answer if it wrote."""

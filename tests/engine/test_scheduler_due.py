@@ -236,3 +236,20 @@ def test_the_calendar_helpers_give_the_next_midnight_checkpoint_and_nweek_start(
         )
         assert timed.earliest(None, start, checkpoint) == min(start, checkpoint)
         assert timed.earliest(None, None) is None
+
+
+def test_a_next_due_function_that_raises_lets_its_handler_run_and_be_shunted(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken_next_due(session: Session, services: Services, after: datetime) -> datetime | None:
+        raise ValueError("a stored state that cannot be decoded")
+
+    def handler(session: Session, services: Services, after: datetime, until: datetime) -> None:
+        raise ValueError("a stored state that cannot be decoded")
+
+    with_toy_events(monkeypatch, TimedEvent(handler, rule(9), next_due=broken_next_due))
+    with pytest.raises(scheduler.TimedEventFailed) as failed:
+        advance(app, EPOCH + DAY + timedelta(hours=1))
+    # The event is the one to shunt, over its first piece, as when it could not say.
+    assert failed.value.handler == scheduler.handler_name(handler)
+    assert (failed.value.after, failed.value.until) == (EPOCH + timedelta(hours=1), EPOCH + DAY)
