@@ -17,10 +17,11 @@ precedence", which rule 33 fixes by Chutzpah, then the lower rule number
 (``bot.games.precedence``); the Ministers' digests last, since they report
 what the others did.  An event that says when it is next due
 (``TimedEvent.next_due``) is passed over for the pieces before that
-instant (``DueInstants``).  A handler that raises does not stop the others or the posts behind it:
-``advance_clock`` raises ``TimedEventFailed`` naming it, and the caller
-(``bot.engine.event_shunts.settle_events``) rolls back, runs the interval
-again without that handler, and records it as a shunted event.
+instant (``DueInstants``).  A handler that raises does not stop the others
+or the posts behind it: ``advance_clock`` raises ``TimedEventFailed``
+naming it, and the caller (``bot.engine.event_shunts.settle_events``) rolls
+back, runs the interval again without that handler, and records it as a
+shunted event.
 
 Before the ntime epoch the game has not begun: nothing is due, and the
 first instant handled is at or after the epoch.
@@ -168,12 +169,13 @@ class DueInstants:
 
 
 class WriteWatch:
-    """Whether the session wrote anything since last asked: a statement other than a read, or
-    objects not flushed yet.
+    """Whether the session wrote anything since last asked.
 
-    A handler that wrote nothing left every deadline as it was, so the
-    answers of ``DueInstants`` still hold after it (a digest's hour that
-    found no Minister, a Checkpoint with nothing to end).
+    A write is a statement other than a read on the session's connection
+    (a flush, or a bulk ``delete``), or objects added, changed or deleted
+    and not flushed yet.  A handler that wrote nothing left every deadline
+    as it was, so the answers of ``DueInstants`` still hold after it (a
+    digest's hour that found no Minister, a Checkpoint with nothing to end).
     """
 
     def __init__(self, session: Session) -> None:
