@@ -9,6 +9,9 @@ from datetime import datetime
 from bot.games import ntime
 from bot.games.ntime.stops import Stop, stops_at, with_stops
 
+# The Checking Period an nweek's last Checkpoint ends (the third, rule 3 A).
+LAST_POSITION = 2
+
 
 @dataclass(frozen=True)
 class ClockView:
@@ -42,6 +45,7 @@ class GameClock:
         self.starting_switches = tuple(ntime.Switch(at, on) for at, on in switches)
         self.config = ntime.NtimeConfig(epoch=epoch, switches=self.starting_switches)
         self.stops: tuple[Stop, ...] = ()
+        self._last_nweek_change: tuple[ntime.NtimeConfig, datetime, datetime | None] | None = None
 
     def with_switches(self, recorded: Sequence[tuple[datetime, bool]]) -> ntime.NtimeConfig:
         """The Clock's facts with ``recorded`` switches after the starting ones.
@@ -99,12 +103,28 @@ class GameClock:
 
     def nweek_changes_between(self, after: datetime, until: datetime) -> tuple[NweekChange, ...]:
         """The Checkpoints at the end of an nweek's tenth nday, in (after, until]."""
-        last_position = 2
         return tuple(
             NweekChange(point.instant, point.ending.nweek, point.ending.nweek + 1)
             for point in self.checkpoints_between(after, until)
-            if point.ending.position == last_position
+            if point.ending.position == LAST_POSITION
         )
+
+    def next_nweek_change(self, after: datetime) -> datetime | None:
+        """The first nweek change after ``after``; None while the Clock stays Off.
+
+        The last answer is kept with the facts it was read from: the
+        scheduler's nweek events all ask it with the same instant.
+        """
+        config = self.config  # one reading, should another thread swap the facts
+        last = self._last_nweek_change
+        if last is not None and last[0] is config and last[1] == after:
+            return last[2]
+        point = ntime.next_checkpoint(config, after)
+        while point is not None and point.ending.position != LAST_POSITION:
+            point = ntime.next_checkpoint(config, point.instant)
+        instant = point.instant if point is not None else None
+        self._last_nweek_change = (config, after, instant)
+        return instant
 
 
 __all__ = ["ClockView", "GameClock", "NweekChange"]

@@ -40,7 +40,7 @@ from sqlalchemy.orm import Session
 
 from bot.engine.games.base import GameAdapter
 from bot.engine.rulings import Ruling, Turn
-from bot.engine.timed import TimedHandler
+from bot.engine.timed import NextDue, TimedHandler
 from bot.games.precedence import SEED_004, RuleCitation, precedence_key
 from bot.parser.area import Area
 
@@ -113,7 +113,10 @@ class TimedEvent:
     ntime events, rule 3 A).  ``reports``: the event reports on the others
     (the Ministers' digests), so it runs after them all.  ``recorded_as``:
     the names the handler had before it moved to another module, so that an
-    event shunted under such a name can still run again.
+    event shunted under such a name can still run again.  ``next_due``: when
+    the handler next has something to do (``bot.engine.timed``), so that the
+    scheduler can pass over the intervals before; without it the handler
+    runs over every interval.
     """
 
     handler: TimedHandler
@@ -121,6 +124,7 @@ class TimedEvent:
     at_midnight: bool = False
     reports: bool = False
     recorded_as: tuple[str, ...] = ()
+    next_due: NextDue | None = None
 
     def order(self) -> tuple[int, int, int, int]:
         """Rule 3 C: events of higher precedence first; reports after every event."""

@@ -15,10 +15,13 @@ run in the order of rule 3 C: "When multiple rules specify that an event
 takes place at a certain time [...], those events occur in order of rule
 precedence", which rule 33 fixes by Chutzpah, then the lower rule number
 (``bot.games.precedence``); the Ministers' digests last, since they report
-what the others did.  A handler that raises does not stop the others or the posts behind it:
-``advance_clock`` raises ``TimedEventFailed`` naming it, and the caller
-(``bot.engine.event_shunts.settle_events``) rolls back, runs the interval
-again without that handler, and records it as a shunted event.
+what the others did.  An event that says when it is next due
+(``TimedEvent.next_due``) is passed over for the pieces before that
+instant (``DueInstants``).  A handler that raises does not stop the others
+or the posts behind it: ``advance_clock`` raises ``TimedEventFailed``
+naming it, and the caller (``bot.engine.event_shunts.settle_events``) rolls
+back, runs the interval again without that handler, and records it as a
+shunted event.
 
 Before the ntime epoch the game has not begun: nothing is due, and the
 first instant handled is at or after the epoch.
@@ -30,6 +33,7 @@ import traceback
 from collections.abc import Iterator
 from datetime import UTC, datetime, time, timedelta
 
+from sqlalchemy import Connection, event
 from sqlalchemy.orm import Session
 
 from bot.engine import timed
@@ -103,12 +107,98 @@ def advance_clock(
     # what happens at a midnight (ntime events, rule 3 A; digests) sees the
     # game as it stood then, not as later pieces of a long gap leave it.
     events = timed_events(services)
-    for piece in pieces_between(mark.handled_until, until):
-        midnight = _midnight_between(*piece)
-        for event in events:
-            if midnight or not event.at_midnight:
-                _run(event.handler, session, services, piece, until, skip)
+    due = DueInstants(session, services)
+    with WriteWatch(session) as writes:
+        for piece in pieces_between(mark.handled_until, until):
+            midnight = _midnight_between(*piece)
+            for event in events:
+                if not midnight and event.at_midnight:
+                    continue
+                if due.falls_in(event, piece):
+                    _run(event.handler, session, services, piece, until, skip)
+                    due.forget(everything=writes.changed_since_asked(), event=event)
     mark.handled_until = until
+
+
+class DueInstants:
+    """When each event next has something to do, asked once per state of the game.
+
+    An answer holds only while the stored state stays as it was asked of:
+    each handler that runs may create what falls due later in the same
+    advance (a Ballot's polls, an Election's next phase), so every answer is
+    forgotten then; the answer of a handler that ran is used up, so its own
+    is forgotten even when it wrote nothing.  It is never kept beyond one
+    ``advance_clock``: the post judged next may add deadlines too.
+    """
+
+    def __init__(self, session: Session, services: Services) -> None:
+        self.session = session
+        self.services = services
+        self.known: dict[int, datetime | None] = {}
+
+    def falls_in(self, event: TimedEvent, piece: tuple[datetime, datetime]) -> bool:
+        """Whether ``event`` may have something to do over ``piece`` (``(after, until]``)."""
+        if event.next_due is None:
+            return True  # it cannot say: it runs over every piece
+        key = id(event)
+        if key not in self.known:
+            # Asked at the piece's start: an answer beyond this piece stays
+            # right for the pieces after it while the state is unchanged.
+            self.known[key] = self._ask(event, piece[0])
+        instant = self.known[key]
+        return instant is not None and instant <= piece[1]
+
+    def _ask(self, event: TimedEvent, after: datetime) -> datetime | None:
+        assert event.next_due is not None
+        try:
+            return event.next_due(self.session, self.services, after)
+        except Exception as error:
+            if is_transient(error) or is_system_defect(error):
+                raise
+            # A defect in what the handler reads (a stored state it cannot
+            # decode): the handler runs, meets it, and is shunted with its
+            # traceback as before, instead of the post failing here.
+            return after
+
+    def forget(self, everything: bool, event: TimedEvent) -> None:
+        """After ``event`` ran: its own answer is used up; every answer if it wrote."""
+        if everything:
+            self.known.clear()
+        else:
+            self.known.pop(id(event), None)
+
+
+class WriteWatch:
+    """Whether the session wrote anything since last asked.
+
+    A write is a statement other than a read on the session's connection
+    (a flush, or a bulk ``delete``), or objects added, changed or deleted
+    and not flushed yet.  A handler that wrote nothing left every deadline
+    as it was, so the answers of ``DueInstants`` still hold after it (a
+    digest's hour that found no Minister, a Checkpoint with nothing to end).
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.connection = session.connection()
+        self.writes = 0
+
+    def __enter__(self) -> WriteWatch:
+        event.listen(self.connection, "before_cursor_execute", self._count)
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        event.remove(self.connection, "before_cursor_execute", self._count)
+
+    def _count(self, connection: Connection, cursor: object, statement: str, *rest: object) -> None:
+        if statement.lstrip()[:6].upper() != "SELECT":
+            self.writes += 1
+
+    def changed_since_asked(self) -> bool:
+        session = self.session
+        changed = bool(self.writes or session.new or session.dirty or session.deleted)
+        self.writes = 0
+        return changed
 
 
 def timed_events(services: Services) -> tuple[TimedEvent, ...]:
@@ -246,7 +336,7 @@ FIRST_INSTANT_HANDLERS: tuple[timed.TimedHandler, ...] = (
 # The scheduler's own events: rule 9's dice seeds (every game's draws use
 # them) and rule 212's Bandwidth.  The seeds change only at a midnight.
 OWN_EVENTS: tuple[TimedEvent, ...] = (
-    TimedEvent(reveal_ended_nweeks, rule(9), at_midnight=True),
-    TimedEvent(open_begun_nweeks, rule(9), at_midnight=True),
-    TimedEvent(reset_bandwidth, rule(212)),
+    TimedEvent(reveal_ended_nweeks, rule(9), at_midnight=True, next_due=timed.next_nweek_start),
+    TimedEvent(open_begun_nweeks, rule(9), at_midnight=True, next_due=timed.next_nweek_start),
+    TimedEvent(reset_bandwidth, rule(212), next_due=timed.next_nweek_start),
 )

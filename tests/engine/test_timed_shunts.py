@@ -120,9 +120,10 @@ def test_a_handler_that_raises_on_every_run_fills_one_row(
     def reset_bandwidth(*_arguments: object) -> None:
         raise RuntimeError(DEFECT)
 
-    # The scheduler holds its events as values (bot.engine.scheduler.OWN_EVENTS).
+    # The scheduler holds its events as values (bot.engine.scheduler.OWN_EVENTS);
+    # without a next due instant the handler runs, and raises, at every post.
     events_with_defect = tuple(
-        replace(event, handler=reset_bandwidth)
+        replace(event, handler=reset_bandwidth, next_due=None)
         if event.handler is bandwidth.reset_bandwidth
         else event
         for event in scheduler.OWN_EVENTS

@@ -346,6 +346,20 @@ def end_periods(session: Session, services: Services, after: datetime, until: da
         _report_period_end(session, services, state, definition, challenge.number, moved)
 
 
+def periods_due(session: Session, services: Services, after: datetime) -> datetime | None:
+    """When ``end_periods`` next has something to do: the first open period's end.
+
+    The challenges ``due_challenges`` would pick, by the same test.
+    """
+    deadlines = (
+        challenge.deadline
+        for contest in load_state(session, services).contests
+        for challenge in contest.challenges
+        if challenge.status is Status.OPEN
+    )
+    return min(deadlines, default=None)
+
+
 def _report_period_end(
     session: Session,
     services: Services,
@@ -421,6 +435,21 @@ def _judging_time(services: Services) -> timedelta:
     return timedelta(hours=settings_of(services).judging_reminder_hours)
 
 
+def reminders_due(session: Session, services: Services, after: datetime) -> datetime | None:
+    """When ``remind_judges`` next has something to do: the first judgement to fall overdue.
+
+    The challenges ``overdue_judgements`` would pick, by the same test.
+    """
+    judging_time = _judging_time(services)
+    deadlines = (
+        challenge.deadline + judging_time
+        for contest in load_state(session, services).contests
+        for challenge in contest.challenges
+        if challenge.status is Status.JUDGING and not challenge.reminded
+    )
+    return min(deadlines, default=None)
+
+
 def remind_judges(session: Session, services: Services, after: datetime, until: datetime) -> None:
     """Rule 336: "This judgement should be made in a reasonable amount of time [[like 2
     days at most]]": the list and the Contestmaster are reminded once, then."""
@@ -492,8 +521,8 @@ CONTESTS = Game(
     renames=(rename_in_contests,),
     views=(StateView(NAME, "the contests, their challenges and answers", contests_view),),
     timed_events=(
-        TimedEvent(end_periods, rule(336, seed=SEED)),
-        TimedEvent(remind_judges, rule(336, seed=SEED)),
+        TimedEvent(end_periods, rule(336, seed=SEED), next_due=periods_due),
+        TimedEvent(remind_judges, rule(336, seed=SEED), next_due=reminders_due),
     ),
     admin_commands={
         COMMIT: AdminCommand(apply_commit, describe_commit),

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from bot.engine import timed
 from bot.engine.admin_records import AdminRecord
 from bot.engine.field_schedule import evolve_at_nweek_start
 from bot.engine.game import AdminCommand, DigestSection, Game, Overdue, StateView, TimedEvent, rule
@@ -157,7 +158,9 @@ FIELD = Game(
         StateView("field", "the Current Field Match: board, Priority List, actions", show_field),
     ),
     # Seed 000's Life has no numbered rules: its Evolve comes after seed 004's events.
-    timed_events=(TimedEvent(evolve_at_nweek_start, rule(0, seed="000")),),
+    timed_events=(
+        TimedEvent(evolve_at_nweek_start, rule(0, seed="000"), next_due=timed.next_nweek_start),
+    ),
     digest_sections=(referee_sections,),
     renames=(rename_in_field,),
     admin_commands={

@@ -442,6 +442,14 @@ def begin_battle_phases(
         battle_phase(session, services, instant)
 
 
+def battle_phases_due(session: Session, services: Services, after: datetime) -> datetime | None:
+    """When ``begin_battle_phases`` next has something to do: the next Battle Phase's midnight."""
+    interval = services.settings.section(NAME, KnucklebonesSettings).battle_interval_days
+    # A Battle Phase falls within every ``interval`` days after ``after``.
+    horizon = after + timedelta(days=interval + 1)
+    return next(midnights(after, horizon, interval), None)
+
+
 def battle_phase(session: Session, services: Services, at: datetime) -> None:
     state = load_state(session)
     if not state.intents:
@@ -504,6 +512,12 @@ def forfeit_overdue_turns(
         )
 
 
+def forfeits_due(session: Session, services: Services, after: datetime) -> datetime | None:
+    """When ``forfeit_overdue_turns`` next has something to do: the first turn's deadline."""
+    deadlines = (deadline_of(services, game) for game in load_state(session).running_games)
+    return min((deadline for deadline in deadlines if deadline is not None), default=None)
+
+
 # -- the view --------------------------------------------------------------------------------
 
 
@@ -530,8 +544,8 @@ KNUCKLEBONES = Game(
     timed_events=(
         # Seed 001's rules are unnumbered: rule 0 of the seed, ordered by rule 3 C
         # after seed 004's; the forfeits of a midnight come before its Battle Phase.
-        TimedEvent(forfeit_overdue_turns, rule(0, seed=SEED)),
-        TimedEvent(begin_battle_phases, rule(1, seed=SEED)),
+        TimedEvent(forfeit_overdue_turns, rule(0, seed=SEED), next_due=forfeits_due),
+        TimedEvent(begin_battle_phases, rule(1, seed=SEED), next_due=battle_phases_due),
     ),
     private_actions=KnucklebonesAdapter.private_actions,
     templates=NAME,

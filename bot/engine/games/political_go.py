@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from bot.engine import timed
 from bot.engine.admin_records import AdminRecord
 from bot.engine.game import AdminCommand, DigestSection, Game, StateView, TimedEvent, rule
 from bot.engine.games import go_anomic
@@ -223,12 +224,14 @@ GO = Game(
             rule(1639),
             at_midnight=True,
             recorded_as=("bot.engine.scheduler.end_finished_go_games",),
+            next_due=timed.next_checkpoint,
         ),
         TimedEvent(  # at an nweek's start
             end_quiet_go_games,
             rule(365, seed="002"),
             at_midnight=True,
             recorded_as=("bot.engine.scheduler.end_quiet_go_games",),
+            next_due=timed.next_nweek_start,
         ),
     ),
     digest_sections=(gamekeeper_sections,),

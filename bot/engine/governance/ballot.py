@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
-from bot.engine import holdings
+from bot.engine import holdings, timed
 from bot.engine.games.dice import proof_line
 from bot.engine.governance import polls as poll_store
 from bot.engine.governance.proposal_book import (
@@ -86,6 +86,16 @@ def run_ballot(session: Session, services: Services, after: datetime, until: dat
         if checkpoint.beginning.is_voting_period:
             call_ballot(session, services, checkpoint.beginning.nweek, checkpoint.instant)
     close_due_ballots(session, services, until)
+
+
+def ballot_due(session: Session, services: Services, after: datetime) -> datetime | None:
+    """When ``run_ballot`` next has something to do (``bot.engine.timed``).
+
+    At the next Checkpoint (a Ballot is called or closed there, rule 23),
+    or earlier when a Ballot's poll Concludes before it (rule 15 B).
+    """
+    concludes = poll_store.earliest_conclusion(session, services.clock, BALLOT_KIND)
+    return timed.earliest(timed.next_checkpoint(session, services, after), concludes)
 
 
 def close_due_ballots(session: Session, services: Services, until: datetime) -> None:

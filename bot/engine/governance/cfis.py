@@ -232,6 +232,11 @@ def close_due_cfis(session: Session, services: Services, after: datetime, until:
         close_cfi(session, services, stored, stored_poll, instant)
 
 
+def cfi_due(session: Session, services: Services, after: datetime) -> datetime | None:
+    """When ``close_due_cfis`` next has something to do: a CFI poll's conclusion (rule 125)."""
+    return poll_store.earliest_conclusion(session, services.clock, CFI_KIND)
+
+
 def close_cfi(
     session: Session,
     services: Services,

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bot.engine import timed
 from bot.engine.game import DigestSection
 from bot.engine.governance.ministries import Ministries, Ministry, load_ministries
 from bot.engine.players import player_known_as
@@ -356,6 +357,16 @@ def send_scheduled_digests(
             add_once(session, compose_digest(in_force, digest, scheduled_key(digest)))
             if in_force.settings.digests.seal:
                 _seal_displays(session, in_force, digest)
+
+
+def digests_due(session: Session, services: Services, after: datetime) -> datetime | None:
+    """When ``send_scheduled_digests`` next has something to do: its next instant (rule 625 D)."""
+    settings = services.settings.digests
+    daily = timed.next_midnight(after) if settings.daily else None
+    at_checkpoint = (
+        timed.next_checkpoint(session, services, after) if settings.at_checkpoints else None
+    )
+    return timed.earliest(daily, at_checkpoint)
 
 
 def scheduled_key(digest: Digest) -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
+from bot.engine import timed
 from bot.engine.forfeits import Forfeited
 from bot.engine.governance.election_desk import ElectionDesk, last_ballots
 from bot.engine.governance.election_state import (
@@ -396,6 +397,17 @@ def advance_elections(
         else:
             break
     desk.save()
+
+
+def elections_due(session: Session, services: Services, after: datetime) -> datetime | None:
+    """When ``advance_elections`` next has something to do (``bot.engine.timed``).
+
+    The next nweek start (Ministry Rotation, rule 1272) or the first phase
+    change of an Election in progress (rule 1823), whichever is first.
+    """
+    timetable = timetable_of(services)
+    deadlines = (timetable.next_deadline(election) for election in elections_in_progress(session))
+    return timed.earliest(timed.next_nweek_start(session, services, after), *deadlines)
 
 
 def _any_due(session: Session, services: Services, until: datetime) -> bool:

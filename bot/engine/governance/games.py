@@ -23,17 +23,23 @@ from bot.engine.admin_records import AdminRecord
 from bot.engine.game import AdminCommand, Game, StateView, TimedEvent, rule
 from bot.engine.games.base import GameAdapter
 from bot.engine.governance import election_state, ministries, proposal_book
-from bot.engine.governance.ballot import run_ballot
-from bot.engine.governance.cfis import CfiAdapter, cfis_view, close_due_cfis
+from bot.engine.governance.ballot import ballot_due, run_ballot
+from bot.engine.governance.cfis import CfiAdapter, cfi_due, cfis_view, close_due_cfis
 from bot.engine.governance.digest_sections import (
     attorney_generalist_sections,
     chairman_sections,
     godel_sections,
 )
-from bot.engine.governance.digests import DigestAdapter, digests_view, send_scheduled_digests
+from bot.engine.governance.digests import (
+    DigestAdapter,
+    digests_due,
+    digests_view,
+    send_scheduled_digests,
+)
 from bot.engine.governance.elections import (
     ElectionsAdapter,
     advance_elections,
+    elections_due,
     elections_state,
     ministries_state,
 )
@@ -110,7 +116,8 @@ ELECTIONS = Game(
             lambda session, services, at: View(*elections_state(session, services)),
         ),
     ),
-    timed_events=(TimedEvent(advance_elections, rule(625)),),  # and rule 1823's deadlines
+    # And rule 1823's deadlines.
+    timed_events=(TimedEvent(advance_elections, rule(625), next_due=elections_due),),
     digest_sections=(godel_sections,),
     renames=(rename_in_elections,),
     private_actions=ElectionsAdapter.private_actions,
@@ -143,7 +150,9 @@ DIGESTS = Game(
             public=False,
         ),
     ),
-    timed_events=(TimedEvent(send_scheduled_digests, rule(625), reports=True),),
+    timed_events=(
+        TimedEvent(send_scheduled_digests, rule(625), reports=True, next_due=digests_due),
+    ),
     private_actions=DigestAdapter.private_actions,
     while_clock_off=frozenset({"digest.request"}),  # a request for information changes nothing
     templates="digests",
@@ -205,7 +214,7 @@ PROPOSALS = Game(
             lambda session, services, at: polls_view(session, services),
         ),
     ),
-    timed_events=(TimedEvent(run_ballot, rule(23)),),
+    timed_events=(TimedEvent(run_ballot, rule(23), next_due=ballot_due),),
     digest_sections=(chairman_sections,),
     renames=(rename_in_proposals,),
     admin_commands={  # rule 15 B (bot.engine.private_records)
@@ -240,7 +249,8 @@ CFIS = Game(
             lambda session, services, at: cfis_view(session, services),
         ),
     ),
-    timed_events=(TimedEvent(close_due_cfis, rule(125)),),  # at a CFI poll's 4th midnight
+    # At a CFI poll's 4th midnight.
+    timed_events=(TimedEvent(close_due_cfis, rule(125), next_due=cfi_due),),
     digest_sections=(attorney_generalist_sections,),
     private_actions=CfiAdapter.private_actions,
     # Rule 3 B: "Actions related to the submitting and judging of CFIs ... happen

@@ -244,6 +244,16 @@ def due_polls(session: Session, clock: GameClock, until: datetime, kind: str) ->
     return due
 
 
+def earliest_conclusion(session: Session, clock: GameClock, kind: str) -> datetime | None:
+    """When the first open poll of ``kind`` Concludes on the votes it has (None: none will).
+
+    ``due_polls`` finds nothing before this instant, so the scheduler need
+    not ask it (``bot.engine.timed``).
+    """
+    instants = (conclusion_instant(stored.poll) for stored in all_polls(session, clock, kind, True))
+    return min((instant for instant in instants if instant is not None), default=None)
+
+
 def close_poll(
     session: Session, stored: StoredPoll, now: datetime
 ) -> tuple[StoredPoll, PollResult]:

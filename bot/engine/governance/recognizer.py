@@ -19,15 +19,17 @@ from bot.engine.game import Game, StateView, TimedEvent, rule
 from bot.engine.games.base import GameAdapter
 from bot.engine.governance.digests import wall_clock
 from bot.engine.governance.ministries import Ministry, load_ministries
-from bot.engine.rule_changes import release_held_posts
+from bot.engine.rule_changes import STOP_PREFIX, release_held_posts
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
 from bot.engine.services import Services
+from bot.engine.timed import next_nweek_start
 from bot.engine.views import View
 from bot.outbound.compose import compose_report
 from bot.parser import ParsedAction
 from bot.parser.areas.clock import AREA as CLOCK_AREA
 from bot.store.models import RuleChange
 
+RECOGNIZER_CAUSE = RECOGNIZER.removeprefix(STOP_PREFIX)  # the Clock's stops name their rule
 RULES_MINISTRY = "rules"  # rule 625 D.7: "The Minister of the Rules may be referred to as the GM"
 
 
@@ -77,6 +79,21 @@ def stop_for_recognizer(
             )
         )
         return  # the stopped Clock ends no further nweek in this interval
+
+
+def recognizer_due(session: Session, services: Services, after: datetime) -> datetime | None:
+    """When ``stop_for_recognizer`` next has something to do (``bot.engine.timed``).
+
+    While the Clock waits for a recognizer, at once: the GM's Ministry may
+    fall Open at any instant.  Otherwise at the next nweek's end (rule 23).
+    The Clock's stops are read from the rows at the start of each unit of
+    work and again at each stop written (``write_stop``), so a stop of rule
+    23 not cleared is the newest ``RECOGNIZER`` row saying "stopped", as
+    ``latest`` would read it, without a query.
+    """
+    if any(stop.cause == RECOGNIZER_CAUSE and stop.until is None for stop in services.clock.stops):
+        return after
+    return next_nweek_start(session, services, after)
 
 
 def _restart_if_nobody_is_gm(
@@ -187,7 +204,8 @@ CLOCK = Game(
             show_clock,
         ),
     ),
-    timed_events=(TimedEvent(stop_for_recognizer, rule(23)),),  # at each nweek's end
+    # At each nweek's end.
+    timed_events=(TimedEvent(stop_for_recognizer, rule(23), next_due=recognizer_due),),
     private_actions=ClockAdapter.private_actions,
     # Rule 23: the GM restarts the stopped Clock with eir recognizer.
     while_clock_off=frozenset({"clock.recognize"}),
