@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import event, func, select
+from sqlalchemy import event, func, insert, select
 from sqlalchemy.orm import ORMExecuteState, Session
 
 from bot.config import PlayerEntry
@@ -243,29 +243,52 @@ def sync_configured_players(
 
     Every command starts with this, and a configuration may list thousands
     of players: the roster is read in two statements and the new rows are
-    written in batches.  Each entry is matched as if the ones before it were
+    written in bulk.  Each entry is matched as if the ones before it were
     already written, as writing them one at a time would.
     """
     known = _known_names(session)
     owners = _address_owners(session)
-    created: list[Player] = []
-    wanted: list[tuple[str, int]] = []
+    created: list[str] = []  # the names of the new players
+    wanted: list[tuple[str, int]] = []  # (address, owner) of each new address
     for entry in entries:
         owner = _configured_owner(entry, owners, known)
         if owner is None:
-            created.append(Player(name=entry.name, active=True, origin="config", joined_at=now))
-            owner = -len(created)  # stands for the new row until the flush gives it an id
+            created.append(entry.name)
+            owner = -len(created)  # stands for the new player until it has an id
             known.add_current(PlayerRef(owner, entry.name))
         for address in entry.addresses:
             if address not in owners:
                 owners[address] = owner
                 wanted.append((address, owner))
-    session.add_all(created)
-    session.flush()
-    session.add_all(
-        PlayerAddress(player_id=owner if owner > 0 else created[-owner - 1].id, address=address)
-        for address, owner in wanted
+    ids = _insert_configured(session, created, now)
+    if wanted:
+        session.execute(
+            insert(PlayerAddress),
+            [
+                {"player_id": owner if owner > 0 else ids[-owner - 1], "address": address}
+                for address, owner in wanted
+            ],
+        )
+
+
+def _insert_configured(session: Session, names: Sequence[str], now: datetime) -> list[int]:
+    """Insert the new configured players in bulk; their ids, in the order of ``names``.
+
+    A bulk INSERT is sent as one statement (or a few batches), where the
+    unit of work would send one per row on SQLite; the ids are then read
+    back by name, which the roster keeps unique.
+    """
+    if not names:
+        return []
+    session.execute(
+        insert(Player),
+        [
+            {"name": name, "active": True, "origin": "config", "joined_at": now, "former_names": []}
+            for name in names
+        ],
     )
+    ids = {name: player_id for name, player_id in session.execute(select(Player.name, Player.id))}
+    return [ids[name] for name in names]
 
 
 def _known_names(session: Session) -> KnownNames:
