@@ -172,6 +172,9 @@ def find_player_by_name(session: Session, name: str) -> PlayerRef:
     Raises IllegalActionError when nobody matches and AmbiguousActionError
     when several players do.
     """
+    exact_bearer = _bearer_of(session, name, players_only=True)
+    if exact_bearer is not None:
+        return exact_bearer
     players = all_players(session)
     wanted = _folded(name)
     exact = [p for p in players if _folded(p.name) == wanted]
@@ -192,6 +195,9 @@ def player_known_as(session: Session, name: str) -> PlayerRef | None:
     For reading the archive: a post from before a name change still names
     its player.  Lost Souls count, since they keep their names (rule 14).
     """
+    exact_bearer = _bearer_of(session, name, players_only=False)
+    if exact_bearer is not None:
+        return exact_bearer
     wanted = _folded(name)
     # The names alone, not whole rows: compared without case in Python (``_name_holder``).
     names = session.execute(select(Player.id, Player.name).order_by(Player.id)).all()
@@ -204,6 +210,22 @@ def player_known_as(session: Session, name: str) -> PlayerRef | None:
     ):
         known.add_former(PlayerRef(player_id, current), former_names)
     return known.known_as(name)
+
+
+def _bearer_of(session: Session, name: str, players_only: bool) -> PlayerRef | None:
+    """Whoever bears exactly ``name`` (a Lost Soul too unless ``players_only``): one
+    look-up in the unique index of names.
+
+    Rule 2: names are unique whatever their case, since registering, renaming
+    and the configuration each refuse or match a name borne in any case
+    (``_name_holder``, ``KnownNames``); so the exact bearer is the only one,
+    and the scans that compare names without case are needed only without one.
+    """
+    query = select(Player.id, Player.name).where(Player.name == " ".join(name.split()))
+    if players_only:
+        query = query.where(Player.active.is_(True))
+    row = session.execute(query).first()
+    return PlayerRef(row.id, row.name) if row else None
 
 
 @dataclass
