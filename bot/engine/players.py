@@ -499,9 +499,7 @@ def roster(session: Session, player_ids: Collection[int] | None = None) -> list[
         Player.former_names,
         Player.left_nweek,
     ).order_by(Player.id)
-    addresses = select(PlayerAddress.player_id, PlayerAddress.address).order_by(
-        PlayerAddress.address
-    )
+    addresses = select(PlayerAddress.player_id, PlayerAddress.address)
     if player_ids is not None:
         players = players.where(Player.id.in_(player_ids))
         addresses = addresses.where(PlayerAddress.player_id.in_(player_ids))
@@ -515,7 +513,8 @@ def roster(session: Session, player_ids: Collection[int] | None = None) -> list[
             on_leave=row.on_leave,
             origin=row.origin,
             joined_at=row.joined_at,
-            addresses=tuple(held.get(row.id, ())),
+            # Sorted here, not by ORDER BY: a PostgreSQL collation may not sort as Python does.
+            addresses=tuple(sorted(held.get(row.id, ()))),
             former_names=tuple(str(former["name"]) for former in row.former_names),
             left_nweek=row.left_nweek,
         )
