@@ -221,15 +221,16 @@ def run_here(voters: int, size: int, profile: bool, by_mail: bool) -> None:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
 
 
-def run_baseline(reference: str, arguments: list[str]) -> None:
-    """This bench on the code of ``reference``, in a child process."""
+def run_baseline(reference: str, arguments: list[str], bench: Path = Path(__file__)) -> None:
+    """The bench ``bench`` (this one by default) on the code of ``reference``, in a
+    child process: this checkout's bench script, with ``reference``'s ``bot`` package."""
     with tempfile.TemporaryDirectory(prefix="nomicbot-baseline-") as scratch:
         archive = subprocess.run(
             ["git", "-C", str(ROOT), "archive", reference], check=True, capture_output=True
         ).stdout
         subprocess.run(["tar", "-x", "-C", scratch], input=archive, check=True)
         environment = os.environ | {"PYTHONPATH": scratch, "PYTHONDONTWRITEBYTECODE": "1"}
-        command = [sys.executable, str(Path(__file__).resolve()), "--here", *arguments]
+        command = [sys.executable, str(bench.resolve()), "--here", *arguments]
         subprocess.run(command, check=True, env=environment, cwd=scratch)
 
 

@@ -14,7 +14,7 @@ display are sums over entries (rules 21, 212 and 1899 of seed 004).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -247,14 +247,17 @@ def strip_holdings(
 
 def balances(session: Session, player_id: int) -> tuple[tuple[str, int], ...]:
     """Every balance of ``player_id``: the usual three, then any other with entries."""
-    held = dict.fromkeys(STATEMENT_CURRENCIES, 0)
     rows = session.execute(
         select(LedgerEntry.currency, func.sum(LedgerEntry.amount))
         .where(LedgerEntry.player_id == player_id)
         .group_by(LedgerEntry.currency)
     )
-    for currency, amount in rows:
-        held[currency] = int(amount)
+    return ordered_balances({currency: int(amount) for currency, amount in rows})
+
+
+def ordered_balances(sums: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    """``sums`` (currency -> balance) as ``balances`` shows them: the usual three, then the rest."""
+    held = {**dict.fromkeys(STATEMENT_CURRENCIES, 0), **sums}
     return tuple(sorted(held.items(), key=lambda item: _display_order(item[0])))
 
 

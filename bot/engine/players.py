@@ -8,11 +8,12 @@ adapter (``bot.engine.games.roster``) turns refusals into rulings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import event, select
+from sqlalchemy import event, func, insert, select
 from sqlalchemy.orm import ORMExecuteState, Session
 
 from bot.config import PlayerEntry
@@ -43,6 +44,15 @@ class RosterEntry:
     addresses: tuple[str, ...]  # for the console only: the mailed roster shows a count
     former_names: tuple[str, ...]  # rule 151, oldest first
     left_nweek: int | None = None  # zero-based nweek e last forfeited in (rule 212's 0BW)
+
+
+@dataclass(frozen=True)
+class RosterCounts:
+    """How many players (of them, how many On Leave) and Lost Souls there are (rules 14, 205)."""
+
+    players: int
+    on_leave: int
+    lost_souls: int
 
 
 def player_for_address(session: Session, address: str | None) -> PlayerRef | None:
@@ -162,6 +172,9 @@ def find_player_by_name(session: Session, name: str) -> PlayerRef:
     Raises IllegalActionError when nobody matches and AmbiguousActionError
     when several players do.
     """
+    exact_bearer = _bearer_of(session, name, players_only=True)
+    if exact_bearer is not None:
+        return exact_bearer
     players = all_players(session)
     wanted = _folded(name)
     exact = [p for p in players if _folded(p.name) == wanted]
@@ -182,50 +195,149 @@ def player_known_as(session: Session, name: str) -> PlayerRef | None:
     For reading the archive: a post from before a name change still names
     its player.  Lost Souls count, since they keep their names (rule 14).
     """
+    exact_bearer = _bearer_of(session, name, players_only=False)
+    if exact_bearer is not None:
+        return exact_bearer
     wanted = _folded(name)
-    everyone = session.scalars(select(Player).order_by(Player.id)).all()
-    for player in everyone:
-        if _folded(player.name) == wanted:
-            return PlayerRef(player.id, player.name)
-    bearers = [
-        (str(former["until"]), player)
-        for player in everyone
-        for former in player.former_names
-        if _folded(former["name"]) == wanted
-    ]
-    if not bearers:
-        return None
-    _, last = max(bearers, key=lambda bearer: bearer[0])  # ISO instants sort as times
-    return PlayerRef(last.id, last.name)
+    # The names alone, not whole rows: compared without case in Python (``_name_holder``).
+    names = session.execute(select(Player.id, Player.name).order_by(Player.id)).all()
+    for player_id, current in names:
+        if _folded(current) == wanted:
+            return PlayerRef(player_id, current)
+    known = KnownNames()
+    for player_id, current, former_names in session.execute(
+        select(Player.id, Player.name, Player.former_names).order_by(Player.id)
+    ):
+        known.add_former(PlayerRef(player_id, current), former_names)
+    return known.known_as(name)
+
+
+def _bearer_of(session: Session, name: str, players_only: bool) -> PlayerRef | None:
+    """Whoever bears exactly ``name`` (a Lost Soul too unless ``players_only``): one
+    look-up in the unique index of names.
+
+    Rule 2: names are unique whatever their case, since registering, renaming
+    and the configuration each refuse or match a name borne in any case
+    (``_name_holder``, ``KnownNames``); so the exact bearer is the only one,
+    and the scans that compare names without case are needed only without one.
+    """
+    query = select(Player.id, Player.name).where(Player.name == " ".join(name.split()))
+    if players_only:
+        query = query.where(Player.active.is_(True))
+    row = session.execute(query).first()
+    return PlayerRef(row.id, row.name) if row else None
+
+
+@dataclass
+class KnownNames:
+    """The roster's names, folded (rule 2), for many look-ups without a query each.
+
+    ``current``: each name borne now, to the first player in roster order
+    who bears it; ``former``: each name given up (rule 151), to the instant
+    it was last given up and the player who gave it up then.
+    """
+
+    current: dict[str, PlayerRef] = field(default_factory=dict)
+    former: dict[str, tuple[str, PlayerRef]] = field(default_factory=dict)
+
+    def add_current(self, player: PlayerRef) -> None:
+        self.current.setdefault(_folded(player.name), player)
+
+    def add_former(self, player: PlayerRef, former_names: Iterable[Any]) -> None:
+        for former in former_names:
+            key, until = _folded(former["name"]), str(former["until"])
+            # ISO instants sort as times; on a tie, the first player in roster order.
+            if key not in self.former or until > self.former[key][0]:
+                self.former[key] = (until, player)
+
+    def known_as(self, name: str) -> PlayerRef | None:
+        """As ``player_known_as``: whoever bears ``name`` now, or else whoever bore it last."""
+        wanted = _folded(name)
+        if wanted in self.current:
+            return self.current[wanted]
+        return self.former[wanted][1] if wanted in self.former else None
 
 
 def sync_configured_players(
     session: Session, entries: Sequence[PlayerEntry], now: datetime
 ) -> None:
-    """Make sure every player named in the configuration exists with eir addresses."""
+    """Make sure every player named in the configuration exists with eir addresses.
+
+    Every command starts with this, and a configuration may list thousands
+    of players: the roster is read in two statements and the new rows are
+    written in bulk.  Each entry is matched as if the ones before it were
+    already written, as writing them one at a time would.
+    """
+    known = _known_names(session)
+    owners = _address_owners(session)
+    created: list[str] = []  # the names of the new players
+    wanted: list[tuple[str, int]] = []  # (address, owner) of each new address
     for entry in entries:
-        player = _configured_player(session, entry)
-        if player is None:
-            player = Player(name=entry.name, active=True, origin="config", joined_at=now)
-            session.add(player)
-            session.flush()
+        owner = _configured_owner(entry, owners, known)
+        if owner is None:
+            created.append(entry.name)
+            owner = -len(created)  # stands for the new player until it has an id
+            known.add_current(PlayerRef(owner, entry.name))
         for address in entry.addresses:
-            if session.scalar(select(PlayerAddress).where(PlayerAddress.address == address)):
-                continue
-            session.add(PlayerAddress(player_id=player.id, address=address))
+            if address not in owners:
+                owners[address] = owner
+                wanted.append((address, owner))
+    ids = _insert_configured(session, created, now)
+    if wanted:
+        session.execute(
+            insert(PlayerAddress),
+            [
+                {"player_id": owner if owner > 0 else ids[-owner - 1], "address": address}
+                for address, owner in wanted
+            ],
+        )
 
 
-def _configured_player(session: Session, entry: PlayerEntry) -> Player | None:
+def _insert_configured(session: Session, names: Sequence[str], now: datetime) -> list[int]:
+    """Insert the new configured players in bulk; their ids, in the order of ``names``.
+
+    A bulk INSERT is sent as one statement (or a few batches), where the
+    unit of work would send one per row on SQLite; the ids are then read
+    back by name, which the roster keeps unique.
+    """
+    if not names:
+        return []
+    session.execute(
+        insert(Player),
+        [
+            {"name": name, "active": True, "origin": "config", "joined_at": now, "former_names": []}
+            for name in names
+        ],
+    )
+    ids = {name: player_id for name, player_id in session.execute(select(Player.name, Player.id))}
+    return [ids[name] for name in names]
+
+
+def _known_names(session: Session) -> KnownNames:
+    known = KnownNames()
+    for player_id, name, former_names in session.execute(
+        select(Player.id, Player.name, Player.former_names).order_by(Player.id)
+    ):
+        player = PlayerRef(player_id, name)
+        known.add_current(player)
+        known.add_former(player, former_names)
+    return known
+
+
+def _address_owners(session: Session) -> dict[str, int]:
+    """Every address the roster has, to its player's (or Lost Soul's) id."""
+    rows = session.execute(select(PlayerAddress.address, PlayerAddress.player_id))
+    return {address: player_id for address, player_id in rows}
+
+
+def _configured_owner(entry: PlayerEntry, owners: dict[str, int], known: KnownNames) -> int | None:
     # By address first: a configured player who has since changed eir name
     # (rule 151) is still the same player, not a new one under the old name.
     for address in entry.addresses:
-        owner = session.scalar(
-            select(PlayerAddress).where(PlayerAddress.address == address.lower())
-        )
-        if owner is not None:
-            return owner.player
-    found = player_known_as(session, entry.name)
-    return session.get(Player, found.id) if found else None
+        if address.lower() in owners:
+            return owners[address.lower()]
+    found = known.known_as(entry.name)
+    return found.id if found else None
 
 
 def register_player(
@@ -372,9 +484,28 @@ def remove_address(session: Session, name: str, address: str) -> PlayerRef:
     return PlayerRef(player.id, player.name)
 
 
-def roster(session: Session) -> list[RosterEntry]:
-    """Everyone who is or was a player, in the order they first joined."""
-    rows = session.scalars(select(Player).order_by(Player.id)).all()
+def roster(session: Session, player_ids: Collection[int] | None = None) -> list[RosterEntry]:
+    """Everyone who is or was a player (or those of ``player_ids``), in the order they first joined.
+
+    Two statements however many players there are: the players, then their addresses.
+    """
+    players = select(
+        Player.id,
+        Player.name,
+        Player.active,
+        Player.on_leave,
+        Player.origin,
+        Player.joined_at,
+        Player.former_names,
+        Player.left_nweek,
+    ).order_by(Player.id)
+    addresses = select(PlayerAddress.player_id, PlayerAddress.address)
+    if player_ids is not None:
+        players = players.where(Player.id.in_(player_ids))
+        addresses = addresses.where(PlayerAddress.player_id.in_(player_ids))
+    held: dict[int, list[str]] = {}
+    for player_id, address in session.execute(addresses):
+        held.setdefault(player_id, []).append(address)
     return [
         RosterEntry(
             name=row.name,
@@ -382,12 +513,30 @@ def roster(session: Session) -> list[RosterEntry]:
             on_leave=row.on_leave,
             origin=row.origin,
             joined_at=row.joined_at,
-            addresses=tuple(sorted(item.address for item in row.addresses)),
+            # Sorted here, not by ORDER BY: a PostgreSQL collation may not sort as Python does.
+            addresses=tuple(sorted(held.get(row.id, ()))),
             former_names=tuple(str(former["name"]) for former in row.former_names),
             left_nweek=row.left_nweek,
         )
-        for row in rows
+        for row in session.execute(players)
     ]
+
+
+def roster_counts(session: Session) -> RosterCounts:
+    """The roster's counts in one statement, whatever its length."""
+    rows = session.execute(
+        select(Player.active, Player.on_leave, func.count()).group_by(
+            Player.active, Player.on_leave
+        )
+    )
+    players = on_leave = lost_souls = 0
+    for active, leave, count in rows:
+        if not active:
+            lost_souls += count
+            continue
+        players += count
+        on_leave += count if leave else 0
+    return RosterCounts(players, on_leave, lost_souls)
 
 
 def render_roster(entries: Sequence[RosterEntry]) -> str:
@@ -406,8 +555,24 @@ def render_roster(entries: Sequence[RosterEntry]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _roster_line(entry: RosterEntry) -> str:
-    leave = "On Leave" if entry.on_leave else ""
+def render_roster_changes(counts: RosterCounts, changed: Sequence[RosterEntry]) -> str:
+    """What a post changed in the roster: the counts, then the line of each player it changed.
+
+    A ruling's board shows the change, not every player: its length and its
+    cost do not grow with the roster (the whole roster is ``nomicbot state
+    players`` and the Minister of the Roster's digest, rule 625 D.6).
+    """
+    lines = [f"Players: {counts.players} ({counts.on_leave} On Leave)"]
+    if counts.lost_souls:
+        lines.append(f"Lost Souls: {counts.lost_souls}")
+    lines.append("Changed by this post:")
+    # A Lost Soul's line says so where a player's says On Leave (never both, rule 14).
+    lines.extend(_roster_line(entry, "" if entry.active else "Lost Soul") for entry in changed)
+    return "\n".join(lines) + "\n"
+
+
+def _roster_line(entry: RosterEntry, status: str = "") -> str:
+    leave = "On Leave" if entry.on_leave else status
     # A configured player's joining instant is only when the bot first started.
     joined = "configured" if entry.origin == "config" else f"joined {entry.joined_at:%Y-%m-%d}"
     count = len(entry.addresses)
@@ -435,9 +600,12 @@ def _give_name(player: Player, name: str, now: datetime) -> None:
 
 
 def _name_holder(session: Session, name: str) -> Player | None:
-    # Compared without case in Python: SQL lower() knows ASCII only.
+    # Compared without case in Python: SQL lower() knows ASCII only.  The
+    # names alone are read (not whole rows), and the holder's row is loaded.
     wanted = _folded(name)
-    return next((p for p in session.scalars(select(Player)) if _folded(p.name) == wanted), None)
+    rows = session.execute(select(Player.id, Player.name).order_by(Player.id)).all()
+    holder = next((player_id for player_id, held in rows if _folded(held) == wanted), None)
+    return None if holder is None else session.get(Player, holder)
 
 
 def _anyone_named(session: Session, name: str) -> Player:

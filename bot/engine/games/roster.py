@@ -3,7 +3,8 @@
 Rules of seed 004: 14 (becoming a player, forfeiting), 151 (name changes),
 205 (On Leave, Off Leave, and the implied Off Leave of any game action), 21
 A.2 and 212 (what a new player receives), and a player's own statement of
-eir holdings.  Every change to the roster mails the roster back as a board.
+eir holdings.  Every change to the roster mails a board of what changed:
+the roster's counts and the line of each player the post changed.
 A player's request for a secret for private mail (rule 1896, docs/trust.md)
 is judged here too: the secret goes to eir registered addresses alone.
 """
@@ -25,8 +26,9 @@ from bot.engine.players import (
     register_player,
     registered_addresses,
     rename_player,
-    render_roster,
+    render_roster_changes,
     roster,
+    roster_counts,
     set_on_leave,
     was_player_in_nweek,
 )
@@ -72,7 +74,8 @@ class RosterAdapter:
         self.services = services
         self.accept_registrations = services.settings.bot.accept_registrations
         self.settings: HoldingsSettings = services.settings.holdings
-        self.roster_changed = False
+        # The players whose roster lines this post changed, in the order it changed them.
+        self.changed_players: list[int] = []
         self.statements: list[int] = []  # the players whose statements this post asked for
         # Asked by private mail: the reply goes to the player alone, so it may
         # show eir hidden objects (a Card's face, rule 387 of seed 002).
@@ -81,6 +84,15 @@ class RosterAdapter:
         self.renames: list[tuple[str, str]] = []
         # Forfeits (names) the games and offices have not yet been told of (rule 14).
         self.forfeits: list[str] = []
+
+    @property
+    def roster_changed(self) -> bool:
+        """Whether this post changed the roster (the engine then settles rule 205's stop)."""
+        return bool(self.changed_players)
+
+    def _changed(self, player: PlayerRef) -> None:
+        if player.id not in self.changed_players:
+            self.changed_players.append(player.id)
 
     @classmethod
     def from_services(cls, session: Session, services: Services) -> RosterAdapter:
@@ -121,7 +133,7 @@ class RosterAdapter:
         holdings.enter_game(
             self.session, player.id, bandwidth, at=turn.occurred_at, message_pk=self._pk(turn)
         )
-        self.roster_changed = True
+        self._changed(player)
         why = " (e was a player earlier this nweek)" if returning else ""
         summary = (
             f"{turn.author} is now a player, known as {player.name}, and receives "
@@ -146,7 +158,7 @@ class RosterAdapter:
         forfeit_player(self.session, player, turn.nweek)
         # Every game and office takes its part in ``after_action`` (bot.engine.forfeits).
         self.forfeits.append(player.name)
-        self.roster_changed = True
+        self._changed(player)
         summary = "; ".join(
             (f"{player.name} forfeits, loses all e held and becomes a Lost Soul", *taken.notes)
         )
@@ -167,20 +179,20 @@ class RosterAdapter:
         # Rule 151 renames the player, not eir stones, pieces, alliances or offices.
         rename_in_games(self.session, self.services, player.name, renamed.name)
         self.renames.append((player.name, renamed.name))
-        self.roster_changed = True
+        self._changed(renamed)
         summary = f"{player.name} is now known as {renamed.name}"
         return self._applied(action, turn, summary, "151", renamed, former=player.name)
 
     def _leave(self, action: ParsedAction, turn: Turn) -> Ruling:
         player = self._player(turn, "205", "go On Leave")
         set_on_leave(self.session, player, True)
-        self.roster_changed = True
+        self._changed(player)
         return self._applied(action, turn, f"{player.name} is now On Leave", "205", player)
 
     def _return(self, action: ParsedAction, turn: Turn) -> Ruling:
         player = self._player(turn, "205", "go Off Leave")
         set_on_leave(self.session, player, False)
-        self.roster_changed = True
+        self._changed(player)
         return self._applied(action, turn, f"{player.name} is now Off Leave", "205", player)
 
     def _statement(self, action: ParsedAction, turn: Turn) -> Ruling:
@@ -228,7 +240,7 @@ class RosterAdapter:
             return ruling
         player = PlayerRef(row.id, row.name)
         set_on_leave(self.session, player, False)
-        self.roster_changed = True
+        self._changed(player)
         note = (
             f"{player.name} was On Leave and, by taking this game action, "
             "is now Off Leave (rule 205)"
@@ -244,8 +256,10 @@ class RosterAdapter:
     def changed_boards(self) -> tuple[Board, ...]:
         # Drawn after every action of the post, so they show its end state.
         boards = [self._statement_board(player_id) for player_id in self.statements]
-        if self.roster_changed:
-            boards.append(Board("The roster", render_roster(roster(self.session))))
+        if self.changed_players:
+            changed = roster(self.session, self.changed_players)
+            roster_board = render_roster_changes(roster_counts(self.session), changed)
+            boards.append(Board("The roster", roster_board))
         return tuple(boards)
 
     def _statement_board(self, player_id: int) -> Board:

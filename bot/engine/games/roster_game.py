@@ -17,7 +17,7 @@ from bot.engine.game import Game, StateView
 from bot.engine.games.base import GameAdapter
 from bot.engine.games.roster import RosterAdapter, after_action
 from bot.engine.governance.digest_sections import roster_sections, twiddler_sections
-from bot.engine.holdings import balances, render_holdings
+from bot.engine.holdings import ordered_balances, render_holdings
 from bot.engine.inventory import inventory_view
 from bot.engine.ledger import holdings
 from bot.engine.players import all_players, render_roster, roster
@@ -55,11 +55,12 @@ def players_view(session: Session, services: Services, at: object = None) -> Vie
 def holdings_view(session: Session, services: Services, at: object = None) -> View:
     """The Twiddler's display (rule 21 A.2): every player's balances.
 
-    Lost Souls hold nothing (rule 14), so only players are listed.
+    Lost Souls hold nothing (rule 14), so only players are listed.  Two
+    statements, however many players: the players, and every sum at once.
     """
-    players = {player.name: player for player in all_players(session)}
+    players = {player.name for player in all_players(session)}
     data = {name: held for name, held in holdings(session).items() if name in players}
-    table = [(name, balances(session, players[name].id)) for name in data]
+    table = [(name, ordered_balances(held)) for name, held in data.items()]
     return View(render_holdings(table), data)
 
 
