@@ -30,17 +30,16 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import pstats
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from runs import run_baseline
 
 ROOT = Path(__file__).resolve().parents[1]
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -221,19 +220,6 @@ def run_here(voters: int, size: int, profile: bool, by_mail: bool) -> None:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
 
 
-def run_baseline(reference: str, arguments: list[str], bench: Path = Path(__file__)) -> None:
-    """The bench ``bench`` (this one by default) on the code of ``reference``, in a
-    child process: this checkout's bench script, with ``reference``'s ``bot`` package."""
-    with tempfile.TemporaryDirectory(prefix="nomicbot-baseline-") as scratch:
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", reference], check=True, capture_output=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", scratch], input=archive, check=True)
-        environment = os.environ | {"PYTHONPATH": scratch, "PYTHONDONTWRITEBYTECODE": "1"}
-        command = [sys.executable, str(bench.resolve()), "--here", *arguments]
-        subprocess.run(command, check=True, env=environment, cwd=scratch)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--voters", type=int, default=2000)
@@ -254,7 +240,7 @@ def main() -> None:
         arguments.append("--profile")
     if options.baseline and not options.here:
         print(f"baseline ({options.baseline}), {options.voters} voters:", flush=True)
-        run_baseline(options.baseline, arguments)
+        run_baseline(Path(__file__), options.baseline, arguments)
     print(f"{'this checkout' if not options.here else 'code'}, {options.voters} voters:")
     run_here(options.voters, options.chunk, options.profile, options.registrations_by_mail)
 

@@ -40,7 +40,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import termios
 import threading
 import time
@@ -54,6 +53,7 @@ from pathlib import Path
 import archive_check
 from archive_mail import game_end, write_archive, write_config
 from history_plan import MINISTRIES, HistoryPlanner, plan_history
+from runs import clean_environment, nomicbot_command, workspace
 from sqlalchemy.orm import Session
 
 from bot.store.database import make_engine
@@ -126,16 +126,6 @@ def configure(folder: Path, database_url: str) -> tuple[Path, Path]:
 
 
 # --- the replay, its progress and its peak memory ------------------------------------
-
-
-def nomicbot_command() -> list[str]:
-    script = Path(sys.executable).parent / "nomicbot"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "bot.cli"]
-
-
-def clean_environment() -> dict[str, str]:
-    # NOMICBOT_* variables would override the generated configuration.
-    return {name: value for name, value in os.environ.items() if not name.startswith("NOMICBOT_")}
 
 
 def replay(prepared: Prepared, config: Path, outbox: Path, budget: float) -> ReplayRun:
@@ -314,19 +304,6 @@ def database(choice: str, data: Path) -> Iterator[str]:
         server.stop()
 
 
-@contextmanager
-def workspace(path: Path | None) -> Iterator[Path]:
-    if path is not None:
-        path.mkdir(parents=True, exist_ok=True)
-        yield path
-        return
-    folder = Path(tempfile.mkdtemp(prefix="nomicbot-history-"))
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--posts", type=int, default=100_000)
@@ -345,7 +322,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     arguments = parse_arguments(argv)
     started = time.perf_counter()
-    with workspace(arguments.workdir) as folder:
+    with workspace(arguments.workdir, "nomicbot-history-") as folder:
         prepared = prepare(folder, arguments.posts, arguments.seed)
         data = folder / f"replay-{arguments.db if '/' not in arguments.db else 'url'}"
         shutil.rmtree(data, ignore_errors=True)

@@ -26,13 +26,13 @@ import cProfile
 import os
 import pstats
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+from runs import run_baseline
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -115,18 +115,6 @@ def scheduler_share(profiler: cProfile.Profile, function: str) -> float:
     return spent / total if total else 0.0
 
 
-def run_baseline(reference: str, arguments: list[str]) -> None:
-    """This bench on the code of ``reference``, in a child process."""
-    with tempfile.TemporaryDirectory(prefix="nomicbot-baseline-") as scratch:
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", reference], check=True, capture_output=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", scratch], input=archive, check=True)
-        environment = os.environ | {"PYTHONPATH": scratch, "PYTHONDONTWRITEBYTECODE": "1"}
-        command = [sys.executable, str(Path(__file__).resolve()), "--here", *arguments]
-        subprocess.run(command, check=True, env=environment, cwd=scratch)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -137,7 +125,7 @@ def main() -> None:
     arguments = ["--rounds", str(options.rounds), "--corpus", str(options.corpus)]
     if options.baseline and not options.here:
         print(f"baseline ({options.baseline}):", flush=True)
-        run_baseline(options.baseline, arguments)
+        run_baseline(Path(__file__), options.baseline, arguments)
     if not options.here:
         print("this checkout:", flush=True)
     run_here(options.corpus, options.rounds)

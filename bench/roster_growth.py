@@ -17,7 +17,7 @@
 
 Every registration must be applied and the roster must list every player;
 the bench fails loudly otherwise.  ``--baseline REF`` runs the same bench on
-the ``bot`` package of git revision REF first (``election_growth.run_baseline``),
+the ``bot`` package of git revision REF first (``runs.run_baseline``),
 so both are printed side by side from one run.  ``--configured 0`` or
 ``--players 0`` skips a part.
 """
@@ -30,7 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from election_growth import CANDIDATES, address, registered_at, run_baseline, voter_name
+from election_growth import CANDIDATES, address, registered_at, voter_name
+from runs import run_baseline
 
 
 def configured_name(number: int) -> str:
@@ -148,7 +149,7 @@ def main() -> None:
     ]
     if options.baseline and not options.here:
         print(f"baseline ({options.baseline}):", flush=True)
-        run_baseline(options.baseline, arguments, Path(__file__))
+        run_baseline(Path(__file__), options.baseline, arguments)
     print("this checkout:" if not options.here else "code:", flush=True)
     run_here(options.players, options.chunk, options.configured)
 
