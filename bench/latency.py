@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from imapclient import IMAPClient
+from timing import percentile
 
 from bot.config import OutboundSettings, PlayerEntry
 from bot.posts import compose_post
@@ -131,11 +132,6 @@ def feed(account: ImapAccount, rate: float, seconds: float, players: int) -> lis
             started.append(time.monotonic())
             client.append("INBOX", raw)
     return started
-
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def describe(label: str, seconds: Sequence[float]) -> str:

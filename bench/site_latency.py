@@ -34,6 +34,7 @@ from pathlib import Path
 
 from imapclient import IMAPClient
 from sqlalchemy import select
+from timing import percentile
 
 from bot.app import build_app
 from bot.daemon import Daemon
@@ -78,11 +79,6 @@ def feed(account: ImapAccount, rate: float, seconds: float, players: int) -> int
                 time.sleep(pause)
             client.append("INBOX", post(number % players, "I roll 1d6.", message_id(number)))
     return count
-
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def main(arguments: Sequence[str] | None = None) -> int:
