@@ -173,3 +173,24 @@ def test_turning_the_last_thorn_bush_gives_the_town_square_one() -> None:
     with pytest.raises(IllegalActionError):  # a Waterspout already
         again = outcome.state.with_items(((CONCOCTION, Category.CONCOCTION),), "alice", WHEN)
         pour(again, "alice", again.last_number(), 3, WHEN)
+
+
+def test_fruit_on_a_turned_plant_stays_and_neither_falls_nor_is_eaten() -> None:
+    # 1908 B.1: a Tomato falls "while on a Vine"; 1909: a Thorn Seed is eaten if it
+    # "stays on a Thorn Bush".  On a Waterspout, neither: the Fruit stays to be picked.
+    state, concoction = concocted()
+    ripe = Moment.nweek_start(NWEEK + 1)
+    gardens = state.garden.with_fruit_on(state.garden.plant(2), "Tomato", 1, Moment.at(NWEEK, 0))
+    gardens = gardens.with_fruit_on(gardens.plant(3), "Thorn Seed", 1, Moment.at(NWEEK, 0))
+    tomato, seed = gardens.next_number - 2, gardens.next_number - 1
+    state = replace(state, garden=gardens)
+    state = pour(state, "alice", concoction, 2, WHEN).state
+    extra = state.with_items(((CONCOCTION, Category.CONCOCTION),), "alice", WHEN)
+    state = pour(extra, "alice", extra.last_number(), 3, WHEN).state
+    outcome = run_timed(state, ripe, DrawSource(SEED, "nweek"))
+    after = outcome.state.garden
+    assert after.fruit(tomato).rotten and after.fruit(tomato).plant == 2
+    assert after.fruit(seed).plant == 3
+    assert f"Tomato {tomato}, on Plant 2 (Waterspout), becomes Rotten" in [
+        h.text for h in outcome.happenings
+    ]
