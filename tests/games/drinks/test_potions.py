@@ -202,3 +202,15 @@ def test_potions_are_drunk_at_any_time_even_blacked_out() -> None:
     assert outcome.performed and outcome.state.bac_of("bob") == 11
     with pytest.raises(IllegalActionError):
         drink(replace(state, items=()), "bob", potion, WHEN, DrawSource(SEED, "c"))
+
+
+def test_each_bloody_harry_drunk_adds_its_own_effects() -> None:
+    # 1914 B: "When a Player drinks a Potion, the changes listed in that potions Effects
+    # occur": two Potions, twice the changes, to the same nweek's end.
+    state = cellar().with_items(((BLOODY_HARRY, Category.POTION),) * 2, "bob", WHEN)
+    for potion in numbers(state, "bob"):
+        state = drink(state, "bob", potion, WHEN, DrawSource(SEED, "c")).state
+    effects = state.garden.effects
+    assert effects.value_of("bob", AV_POWER, WHEN, base=1) == 5
+    assert effects.value_of("bob", AV_SKILL, WHEN, base=1) == -1
+    assert effects.value_of("bob", AV_POWER, Moment.nweek_start(NWEEK + 1), base=1) == 1
