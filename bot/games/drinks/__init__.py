@@ -20,6 +20,7 @@ from bot.games.drinks.alcohol import drink, ferment, pick, plant, water
 from bot.games.drinks.items import (
     BLOODY_HARRY,
     CONCOCTION,
+    OBJECT_TYPES,
     RAINBOW_POTION,
     Category,
     Item,
@@ -64,6 +65,7 @@ __all__ = [
     "DRINKING",
     "FERMENTING",
     "FOLLOWING_THE_RAINBOW",
+    "OBJECT_TYPES",
     "PICKING",
     "PLANTING",
     "POT_OF_GOLD",

@@ -62,12 +62,12 @@ def drink_kind(name: str) -> str:
     return DRINK_NAMES.get(name, name)
 
 
-def fruit_of(drink: str) -> str:
-    """The type of Fruit an X Drink was fermented from ("Tomato Drink": "Tomato")."""
-    return drink_kind(drink).removesuffix(DRINK_SUFFIX)
-
-
 # How bot.games.objects sees them: rule 13's default, a player may give one e holds.
 DRINK_OBJECT = ObjectType(name="Drink", plural="Drinks", rule="1913")
 POTION_OBJECT = ObjectType(name="Potion", plural="Potions", rule="1914 A")
 CONCOCTION_OBJECT = ObjectType(name=CONCOCTION, plural=f"{CONCOCTION}s", rule="1915")
+OBJECT_TYPES = {
+    Category.DRINK: DRINK_OBJECT,
+    Category.POTION: POTION_OBJECT,
+    Category.CONCOCTION: CONCOCTION_OBJECT,
+}

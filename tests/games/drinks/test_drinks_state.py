@@ -13,6 +13,7 @@ import bot.games.drinks
 from bot.games.dice import DrawSource
 from bot.games.drinks import (
     BLOODY_HARRY,
+    OBJECT_TYPES,
     RAINBOW_POTION,
     Category,
     DrinksState,
@@ -22,6 +23,7 @@ from bot.games.drinks import (
 )
 from bot.games.economy import Moment
 from bot.games.garden import start
+from bot.games.objects import check_transfer, player_holder
 
 WHEN = Moment.at(2, 4, 90)
 SEED = bytes(range(32))
@@ -101,3 +103,12 @@ def test_the_drinks_import_only_the_gardens_and_what_they_build_on() -> None:
                     assert any(name == a or name.startswith(f"{a}.") for a in ALLOWED), name
                 else:
                     assert name.split(".")[0] in sys.stdlib_module_names, (path, name)
+
+
+def test_drinks_potions_and_concoctions_are_given_as_rule_13_allows() -> None:
+    # Rule 13: "Players are capable of possessing any Object and of transferring any Object
+    # they possess"; rules 1913-1915 say nothing otherwise.
+    alice, bob = player_holder(1), player_holder(2)
+    for category, object_type in OBJECT_TYPES.items():
+        check_transfer(object_type, {}, alice, bob, mover=alice, destination_text="bob")
+        assert object_type.rule == {"Drink": "1913", "Potion": "1914 A"}.get(category.value, "1915")
