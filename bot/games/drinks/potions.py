@@ -175,16 +175,7 @@ def follow_recipe(
     """
     state.check_player(player)
     recipe = recipe_named(potion)
-    if len(set(ingredients)) != len(ingredients):
-        raise IllegalActionError("an Ingredient is named twice", rule=RULE_POTIONS)
-    items = tuple(state.item(number) for number in ingredients)
-    for item in items:
-        if item.holder != player:
-            raise IllegalActionError(
-                f"all Ingredients destroyed must be owned by the destroying Player, and "
-                f"{item.label()} is not yours",
-                rule=RULE_POTIONS,
-            )
+    items = _owned(state, player, ingredients)
     conversion = Conversion(recipe.rule, ingredients, ((recipe.potion, Category.POTION),))
     state = convert(
         state,
@@ -198,6 +189,21 @@ def follow_recipe(
         f"{state.item(state.last_number()).label()}"
     )
     return Outcome(state, (Happening(recipe.rule, text),))
+
+
+def _owned(state: DrinksState, player: PlayerKey, numbers: tuple[int, ...]) -> tuple[Item, ...]:
+    """The objects ``numbers``, each once and each ``player``'s, or ``IllegalActionError``."""
+    if len(set(numbers)) != len(numbers):
+        raise IllegalActionError("an Ingredient is named twice", rule=RULE_POTIONS)
+    items = tuple(state.item(number) for number in numbers)
+    for item in items:
+        if item.holder != player:
+            raise IllegalActionError(
+                f"all Ingredients destroyed must be owned by the destroying Player, and "
+                f"{item.label()} is not yours",
+                rule=RULE_POTIONS,
+            )
+    return items
 
 
 # -- drinking a Potion (1914 B) ------------------------------------------------

@@ -75,13 +75,7 @@ def mix(
     1915, or ``PossibleLaterError`` for a Tomato not Rotten yet.
     """
     state.check_player(player)
-    drink = state.item(drink_number)
-    if drink.holder != player or drink_kind(drink.kind) != THORN_SEED_DRINK:
-        raise IllegalActionError(
-            f"a Waterspout Concoction is mixed into a Thorn Seed Drink you hold, and "
-            f"{drink.label()} is not one",
-            rule=RULE_WATERSPOUTS,
-        )
+    drink = _thorn_seed_drink(state.item(drink_number), player)
     _check_tomato(state.garden.fruit(tomato_number), player)
     if not avatar_beside_water:
         raise IllegalActionError(
@@ -104,6 +98,16 @@ def mix(
         f"{drink.label()} and dipped it in the Water: {made.label()}"
     )
     return Outcome(state, (Happening(RULE_WATERSPOUTS, text),), conversion.payments)
+
+
+def _thorn_seed_drink(drink: Item, player: PlayerKey) -> Item:
+    if drink.holder != player or drink_kind(drink.kind) != THORN_SEED_DRINK:
+        raise IllegalActionError(
+            f"a Waterspout Concoction is mixed into a Thorn Seed Drink you hold, and "
+            f"{drink.label()} is not one",
+            rule=RULE_WATERSPOUTS,
+        )
+    return drink
 
 
 def _check_tomato(tomato: Fruit, player: PlayerKey) -> None:

@@ -227,6 +227,17 @@ def test_bac_1_never_fails_and_bac_2_fails_on_a_1() -> None:
     assert not outcome.performed
 
 
+def test_the_attempt_goes_ahead_exactly_when_the_roll_is_not_lower_than_the_bac() -> None:
+    state, tomato_drink = with_drink(begun(), "carol")
+    for bac in range(1, 10):
+        for index in range(12):
+            draws = DrawSource(SEED, f"sweep-{bac}-{index}@example.org")
+            outcome = drink(drunk(state, "carol", bac), "carol", tomato_drink, WHEN, draws)
+            (draw,) = draws.draws
+            assert outcome.performed is (draw.result[0] >= bac), (bac, draw)
+            assert outcome.performed or bac > 1
+
+
 def test_an_attempt_the_rules_forbid_anyway_rolls_nothing() -> None:
     state = drunk(begun(), "bob", 5)
     draws = DrawSource(SEED, "c")
