@@ -38,7 +38,7 @@ class PlantType:
 
 @dataclass(frozen=True)
 class FruitType:
-    """A type of Fruit and the Plant it is planted as ("": it cannot be planted).
+    """A type of Fruit and the Plant it is planted as.
 
     ``needs_rotten``: only a Rotten one may be planted (1908 B.1);
     ``own_garden_only``: only in the planter's own Garden (1909).
