@@ -47,6 +47,7 @@ from bot.games.garden.rules import (
     RULE_THORNS,
     RULE_TOMATOES,
     RULE_TOWN_SQUARE,
+    RULE_WATERSPOUTS,
     THORN_SCRATCH_POINTS,
 )
 from bot.games.garden.state import ForeignPicks, FreeThrow, GardenState
@@ -133,8 +134,14 @@ def water(
         )
     period = at.checking_period.index
     paid, cost = state.paid_for(garden, period), state.gardening_cost(garden) or 0
-    if amount is None and not cost:
+    if amount is None and not state.plants_in(garden):
         raise IllegalActionError(f"{garden_name(garden)} has no Plants to water", rule=RULE_GARDENS)
+    if amount is None and not cost:
+        raise IllegalActionError(
+            f"{garden_name(garden)} has a Gardening Cost of 0~: its Waterspouts make the "
+            "total negative, and it is treated as 0",
+            rule=RULE_WATERSPOUTS,
+        )
     if amount is None:
         amount = cost - paid
         if amount <= 0:
@@ -172,6 +179,8 @@ def plant(
     state.check_garden(garden)
     fruit = _held(state, player, fruit_number)
     kind = fruit.type
+    if not kind.grows_into:
+        raise IllegalActionError(f"no rule lets a {kind.name} be planted", rule=kind.rule)
     if kind.needs_rotten and not fruit.rotten:
         raise PossibleLaterError(
             f"only Rotten Tomatoes may be planted, and {fruit.label()} is not Rotten yet",

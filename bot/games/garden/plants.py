@@ -56,9 +56,14 @@ VINE = PlantType("Vine", "Vines", 5, "Tomato", 1, "1908 A")
 THORN_BUSH = PlantType("Thorn Bush", "Thorn Bushes", 6, "Thorn Seed", 2, "1909")
 TOMATO = FruitType("Tomato", "Tomatoes", "1908 B.1", "Vine", True, False)
 THORN_SEED = FruitType("Thorn Seed", "Thorn Seeds", "1909", "Thorn Bush", False, True)
+# 1915: "Waterspouts are Plants.  They have a Watering Cost of -8~"; "Water Pods are
+# Fruits, produced by Waterspouts".  No rule lets a Water Pod be planted: it grows into
+# nothing ("").
+WATERSPOUT = PlantType("Waterspout", "Waterspouts", -8, "Water Pod", 1, "1915")
+WATER_POD = FruitType("Water Pod", "Water Pods", "1915", "", False, False)
 
-PLANT_TYPES = {plant.name: plant for plant in (VINE, THORN_BUSH)}
-FRUIT_TYPES = {fruit.name: fruit for fruit in (TOMATO, THORN_SEED)}
+PLANT_TYPES = {plant.name: plant for plant in (VINE, THORN_BUSH, WATERSPOUT)}
+FRUIT_TYPES = {fruit.name: fruit for fruit in (TOMATO, THORN_SEED, WATER_POD)}
 
 
 @dataclass(frozen=True)
@@ -125,5 +130,5 @@ PLANT_OBJECT = ObjectType(
 # Fruit follow rule 13's default: a player may give a Fruit e holds.
 FRUIT_OBJECTS = {
     fruit.name: ObjectType(name=fruit.name, plural=fruit.plural, rule=fruit.rule)
-    for fruit in (TOMATO, THORN_SEED)
+    for fruit in (TOMATO, THORN_SEED, WATER_POD)
 }

@@ -124,10 +124,15 @@ class GardenState:
         raise IllegalActionError(f"there is no Plant {number}", rule=RULE_GARDENS)
 
     def gardening_cost(self, garden: GardenKey) -> int | None:
-        """Rule 1902 A: the sum of the Watering Costs; None for the Town Square, which has none."""
+        """Rule 1902 A: the sum of the Watering Costs; None for the Town Square, which has none.
+
+        Floored at 0: a Waterspout's -8~ (rule 1915) "If this results in negative costs, the
+        cost is treated as 0 (so the owner of a Garden containing only Waterspouts does not
+        gain Tildex for it)".
+        """
         if garden is None:
             return None
-        return sum(plant.watering_cost for plant in self.plants_in(garden))
+        return max(0, sum(plant.watering_cost for plant in self.plants_in(garden)))
 
     def count_of(
         self, kind: str, garden: GardenKey | None = None, *, anywhere: bool = False

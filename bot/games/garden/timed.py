@@ -29,7 +29,7 @@ from bot.games.economy import (
 )
 from bot.games.garden.actions import Outcome
 from bot.games.garden.invariants import INVARIANTS
-from bot.games.garden.plants import PLANT_TYPES, THORN_SEED, TOMATO, GardenKey
+from bot.games.garden.plants import PLANT_TYPES, THORN_BUSH, THORN_SEED, TOMATO, VINE, GardenKey
 from bot.games.garden.rules import (
     FRUIT_TIMER_NDAYS,
     GARDENING,
@@ -173,11 +173,16 @@ def rot(state: GardenState, event: TimedEvent, draws: DrawSource) -> Events:
     if not state.has_object(event.subject):
         return state, ()
     tomato = state.fruit(event.subject)
-    if tomato.plant is None:
-        state = state.with_fruit(replace(tomato, rotten=True))
-        return state, (
-            Happening(RULE_TOMATOES, f"{tomato.label()}, held by {tomato.holder}, becomes Rotten"),
+    if tomato.plant is None or state.plant(tomato.plant).kind != VINE.name:
+        # Only "while on a Vine" does it fall: held, or on a Plant a Waterspout Concoction
+        # turned (rule 1915), it rots where it is.
+        where = (
+            f"held by {tomato.holder}"
+            if tomato.plant is None
+            else f"on {state.plant(tomato.plant).label()}"
         )
+        state = state.with_fruit(replace(tomato, rotten=True))
+        return state, (Happening(RULE_TOMATOES, f"{tomato.label()}, {where}, becomes Rotten"),)
     garden = state.garden_of(tomato)
     state = state.without_objects((tomato.number,)).with_plants((("Vine", garden),), event.at)
     text = (
@@ -191,9 +196,12 @@ def rot(state: GardenState, event: TimedEvent, draws: DrawSource) -> Events:
 def eaten_by_squirrels(state: GardenState, event: TimedEvent, draws: DrawSource) -> Events:
     """Rule 1909: "If a Thorn Seed stays on a Thorn Bush for more than an nweek, it is
     eaten by squirrels and destroyed"; a Seed picked or destroyed since is skipped."""
-    if not state.has_object(event.subject) or state.fruit(event.subject).plant is None:
+    if not state.has_object(event.subject):
         return state, ()
     seed = state.fruit(event.subject)
+    bush = seed.plant
+    if bush is None or state.plant(bush).kind != THORN_BUSH.name:
+        return state, ()  # picked, or on a Plant a Concoction turned (1915): on no Thorn Bush
     garden = state.garden_of(seed)
     state = state.without_objects((seed.number,))
     return state, (
