@@ -99,10 +99,11 @@ def _finished(
     return Outcome(state, (*happenings, *restored), payments)
 
 
-def start(players: tuple[PlayerKey, ...], at: Moment) -> Outcome:
+def start(players: tuple[PlayerKey, ...], at: Moment, *, more_plants: bool = False) -> Outcome:
     """The Gardens when the game starts: one empty Garden per player (rule 1902 A), the
-    Town Square (1902 C), and the Thorn Bush rule 1909 creates there when none exists."""
-    state = GardenState()
+    Town Square (1902 C), and the Thorn Bush rule 1909 creates there when none exists
+    (and, with rule 1918 kept, ``more_plants``, its Blood Fern)."""
+    state = GardenState(more_plants=more_plants)
     for player in players:
         state = state.with_player(player)
     return _finished(state, at, ())
@@ -172,6 +173,13 @@ def plant(
     state.check_garden(garden)
     fruit = _held(state, player, fruit_number)
     kind = fruit.type
+    if not kind.grows_into:
+        # 1918 B: "Lemon Trees don't grow around here" (they are imported, not planted).
+        raise IllegalActionError(
+            f"no rule lets a {kind.name} be planted: Lemon Trees don't grow around here, "
+            "but any player may import one for 60~",
+            rule=kind.rule,
+        )
     if kind.needs_rotten and not fruit.rotten:
         raise PossibleLaterError(
             f"only Rotten Tomatoes may be planted, and {fruit.label()} is not Rotten yet",

@@ -14,10 +14,15 @@ RULE_FOOD_FIGHTS = "1908 B.2"
 RULE_FREE_THROWS = "1908 B.3"
 RULE_THORNS = "1909"
 RULE_PERMISSION = "636"
+RULE_BLOOD_FERNS = "1918 A"
+RULE_LEMON_TREES = "1918 B"
+RULE_SASQUASH = "1918 C"
+RULE_ALCHEMY = "1918 D"
 
 GARDENING = RuleCitation(SEED_004, 1902)
 TOMATOES = RuleCitation(SEED_004, 1908)
 THORNS = RuleCitation(SEED_004, 1909)
+MORE_PLANTS = RuleCitation(SEED_004, 1918)
 
 MAXIMUM_PLANTS = 10  # 1902 A: "at most 10 Plants in the Garden"
 MAXIMUM_FRUIT_HELD = 5  # 1902 B: "if e already holds 5 fruits (because eir arms are full)"
@@ -26,3 +31,6 @@ BURNING_REWARD = 2  # 1902 D: "gives the player 2 tildex"
 THORN_SCRATCH_POINTS = 8  # 1909: "loses 8 points per Thorn Bush in the Garden"
 FRUIT_TIMER_NDAYS = 10  # 1908 B.1, 1909: one nweek of Clock time
 FREE_THROW_NDAYS = 10  # 1908 B.3: "lost one nweek after the picking"
+LEMON_TREE_IMPORT_PRICE = 60  # 1918 B: "by paying 60~ (to import one from further south)"
+SASQUASH_MATURES_NDAYS = 10  # 1918 C: "One nweek after a Sasquash Pod is planted"
+SASQUASH_HATCHES_NDAYS = 20  # 1918 C: "One nweek after a Sasquash Pod becomes Mature"
