@@ -3,7 +3,8 @@
 Modules: ``inventory`` (the Store's Inventory, prices and each type's
 Effects), ``state`` (the objects players hold that are neither Plants nor
 Fruit, and the Bunnies' targets), ``buying`` (buying, the New Player's Water
-Jet, the settings an admin record changes), ``bunnies`` (Fluffy, Hungry and
+Jet, the settings an admin record changes), ``giving`` (rule 13's gifts
+and the objects' types), ``bunnies`` (Fluffy, Hungry and
 Ninja Bunnies, on ``bot.games.garden``'s Gardens), ``tools`` (rule 1921's
 "I use my ..."), ``more_plants`` (Huge Seeds, Alchemy and the Sasquash Pod's
 Hatching, rule 1918 C and D), ``render`` (the price list) and ``serialize``
@@ -13,6 +14,7 @@ events.  Readings are in ``docs/readings.md``.  Not yet refereed by mail.
 
 from bot.games.store.bunnies import use_fluffy_bunny, use_hungry_bunny, use_ninja_bunny
 from bot.games.store.buying import buy, price_for, set_listed, set_price, welcome
+from bot.games.store.giving import ITEM_OBJECTS, give
 from bot.games.store.inventory import Article, StoreInventory, Use
 from bot.games.store.more_plants import mix_huge_seed, plant_huge_seed, run_timed
 from bot.games.store.render import render_held, render_price_list
@@ -21,6 +23,7 @@ from bot.games.store.state import Item, Outcome, StoreState, Target
 from bot.games.store.tools import OnFruit, OnGarden, OnPlant, UseTarget, effects_of, use
 
 __all__ = [
+    "ITEM_OBJECTS",
     "Article",
     "Item",
     "OnFruit",
@@ -34,6 +37,7 @@ __all__ = [
     "UseTarget",
     "buy",
     "effects_of",
+    "give",
     "mix_huge_seed",
     "plant_huge_seed",
     "price_for",

@@ -135,7 +135,7 @@ def test_a_sasquash_pod_has_no_fruit_and_matures_one_nweek_after_planting() -> N
     assert state.fruit_on(3) == ()
     assert render_gardens(state, Moment.nweek_start(1)).splitlines()[2:4] == [
         "alice's Garden: Gardening Cost 10~, paid for watering 0~ this Checking Period",
-        "  Plant 3   Sasquash Pod 10~  planted nweek 1, nday 5, 01:00:00   no Fruit",
+        "  Plant 3   Sasquash Pod 10~  planted nweek 1, nday 5, 01:00:00, Young   no Fruit",
     ]
     with pytest.raises(ValueError, match="no Sasquash Pod"):
         pod_stage(state.plant(1), Moment.at(1, 1))

@@ -18,6 +18,7 @@ ALLOWED = (
     "bot.games.economy",
     "bot.games.dice",
     "bot.games.precedence",
+    "bot.games.objects",
     "bot.games.errors",
 )
 

@@ -17,6 +17,7 @@ from bot.games.economy import Moment
 from bot.games.errors import IllegalActionError
 from bot.games.garden import GardenState, start
 from bot.games.store import (
+    ITEM_OBJECTS,
     OnFruit,
     OnGarden,
     OnPlant,
@@ -24,6 +25,7 @@ from bot.games.store import (
     UseTarget,
     buy,
     effects_of,
+    give,
     use,
 )
 
@@ -114,3 +116,19 @@ def test_a_tools_effects_are_its_entry_in_rule_1911() -> None:
         "Doing so destroys the Bunny."
     )
     assert effects_of(StoreState(), "Sasquash") == "no rule gives Sasquashes any Effects"
+
+
+def test_an_object_held_is_given_under_rule_13() -> None:
+    # Rule 13: "Players are capable of possessing any Object and of transferring any
+    # Object they possess to any entity that can possess that Object."
+    store, gardens = holding("Fluffy Bunny")
+    outcome = give(store, gardens, "alice", 4, "bob", WHEN)
+    assert [item.label() for item in outcome.store.held_by("bob")] == ["Fluffy Bunny 4"]
+    assert outcome.happenings[0].text == "alice gave Fluffy Bunny 4 to bob"
+    with pytest.raises(IllegalActionError, match="you hold no object 4") as raised:
+        give(outcome.store, gardens, "alice", 4, "bob", WHEN)
+    assert raised.value.rule == "13"
+    with pytest.raises(IllegalActionError, match="you already hold Fluffy Bunny 4"):
+        give(store, gardens, "alice", 4, "alice", WHEN)
+    assert ITEM_OBJECTS["Fluffy Bunny"].transferable is True
+    assert "Thorn Seed" not in ITEM_OBJECTS  # a Fruit: the Gardens' type
