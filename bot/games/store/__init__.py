@@ -16,7 +16,7 @@ from bot.games.store.bunnies import use_fluffy_bunny, use_hungry_bunny, use_ninj
 from bot.games.store.buying import buy, price_for, set_listed, set_price, welcome
 from bot.games.store.giving import ITEM_OBJECTS, give
 from bot.games.store.inventory import Article, StoreInventory, Use
-from bot.games.store.more_plants import mix_huge_seed, plant_huge_seed, run_timed
+from bot.games.store.more_plants import mix_huge_seed, next_hatching, plant_huge_seed, run_timed
 from bot.games.store.render import render_held, render_price_list
 from bot.games.store.serialize import state_from_json, state_to_json
 from bot.games.store.state import Item, Outcome, StoreState, Target
@@ -39,6 +39,7 @@ __all__ = [
     "effects_of",
     "give",
     "mix_huge_seed",
+    "next_hatching",
     "plant_huge_seed",
     "price_for",
     "render_held",

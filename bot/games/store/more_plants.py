@@ -45,6 +45,7 @@ from bot.games.store.state import Outcome, StoreState, check_holder, created
 RULE_SASQUASH = "1918 C"
 RULE_ALCHEMY = "1918 D"
 HATCHING = "hatching"  # 1918 C
+_END_OF_TIME = Moment(2**62)  # later than any Pod's Hatching
 
 
 def plant_huge_seed(
@@ -115,6 +116,12 @@ def hatching_events(gardens: GardenState, at: Moment) -> tuple[TimedEvent, ...]:
         TimedEvent(hatching_due(pod), MORE_PLANTS, HATCHING, subject=pod.number)
         for pod in pods_hatching(gardens, at)
     )
+
+
+def next_hatching(gardens: GardenState) -> Moment | None:
+    """When the next Pod Hatches (None: no Pod grows), for the engine to run ``run_timed``
+    at that instant: a Pod planted mid-nday Hatches mid-nday, between Checkpoints."""
+    return min((hatching_due(pod) for pod in pods_hatching(gardens, _END_OF_TIME)), default=None)
 
 
 def run_timed(store: StoreState, gardens: GardenState, at: Moment, draws: DrawSource) -> Outcome:

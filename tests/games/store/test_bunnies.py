@@ -55,16 +55,31 @@ def bunnies(*kinds: str) -> tuple[StoreState, GardenState]:
     return store, gardens
 
 
-def test_the_diagram_before_the_bunnies() -> None:
-    _, gardens = bunnies()
-    assert render_gardens(gardens, WHEN).splitlines()[2:6] == [
-        "alice's Garden: Gardening Cost 0~, paid for watering 0~ this Checking Period",
-        "  (no Plants)",
-        "",
+def block(gardens: GardenState, heading: str) -> list[str]:
+    """The lines of Chauncey's display (rule 625 D.4) from ``heading`` to the next blank."""
+    lines = render_gardens(gardens, WHEN).splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith(heading))
+    return lines[start : (lines + [""]).index("", start)]
+
+
+def test_a_fluffy_bunny_in_the_display_before_and_after() -> None:
+    store, gardens = bunnies("Fluffy Bunny")
+    assert block(gardens, "bob's Garden") == [
         "bob's Garden: Gardening Cost 11~, paid for watering 0~ this Checking Period",
+        "  Plant 2   Vine       5~  planted nweek 1, nday 2   Tomato 5 (since nweek 2, nday 1)",
+        "  Plant 3   Thorn Bush 6~  planted nweek 1, nday 2   "
+        "Thorn Seed 6 (since nweek 2, nday 1), Thorn Seed 7 (since nweek 2, nday 1)",
     ]
-    assert [f.label() for f in gardens.fruit_on(2)] == ["Tomato 5"]
-    assert [f.label() for f in gardens.fruit_held_by("carol")] == ["Tomato 4"]
+    after = use_fluffy_bunny(store, gardens, "alice", 2, WHEN).gardens
+    assert block(after, "bob's Garden") == [
+        "bob's Garden: Gardening Cost 6~, paid for watering 0~ this Checking Period",
+        "  Plant 3   Thorn Bush 6~  planted nweek 1, nday 2   "
+        "Thorn Seed 6 (since nweek 2, nday 1), Thorn Seed 7 (since nweek 2, nday 1)",
+    ]
+    assert block(after, "Fruit held") == [
+        "Fruit held:",
+        "  carol: Tomato 4 (since nweek 2, nday 1)",
+    ]
 
 
 def test_a_fluffy_bunny_destroys_any_single_plant_and_itself() -> None:

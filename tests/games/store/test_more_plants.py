@@ -21,7 +21,14 @@ from bot.games.economy import Moment
 from bot.games.errors import IllegalActionError
 from bot.games.garden import GardenState, start, water
 from bot.games.garden import run_timed as run_garden_timed
-from bot.games.store import StoreState, buy, mix_huge_seed, plant_huge_seed, run_timed
+from bot.games.store import (
+    StoreState,
+    buy,
+    mix_huge_seed,
+    next_hatching,
+    plant_huge_seed,
+    run_timed,
+)
 from bot.games.store.state import created
 
 SEED = bytes(range(32))
@@ -70,6 +77,7 @@ def pod_in(garden: str | None) -> tuple[StoreState, GardenState]:
 
 def test_a_pod_hatches_two_nweeks_after_planting_and_its_owner_gets_a_sasquash() -> None:
     store, gardens = pod_in("bob")  # planted in bob's Garden, so it is bob's (1902 A)
+    assert next_hatching(gardens) == Moment.nweek_start(3)
     nothing = run_timed(store, gardens, Moment.at(2, 9), DrawSource(SEED, "early"))
     assert nothing.happenings == () and nothing.gardens == gardens
     outcome = run_timed(store, gardens, Moment.nweek_start(3), DrawSource(SEED, "n4"))
@@ -79,6 +87,7 @@ def test_a_pod_hatches_two_nweeks_after_planting_and_its_owner_gets_a_sasquash()
     (sasquash,) = outcome.store.held_by("bob")
     assert sasquash.created == Moment.nweek_start(3)
     assert outcome.gardens.plants_in("bob") == ()
+    assert next_hatching(outcome.gardens) is None
 
 
 def test_a_pod_nobody_owns_is_simply_destroyed() -> None:
