@@ -19,7 +19,7 @@ from bot.games.errors import IllegalActionError
 from bot.games.garden import Fruit, GardenState
 from bot.games.store.inventory import WATER_JET, Article
 from bot.games.store.rules import RULE_ARENA, RULE_STORE, STORE_HOLDER
-from bot.games.store.state import Outcome, StoreState, check_holder, created
+from bot.games.store.state import Outcome, StoreState, check_holder, created, labels
 
 MAXIMUM_QUANTITY = 100  # a sanity bound on one post's purchase, not a rule
 
@@ -60,14 +60,13 @@ def buy(
         raise IllegalActionError(
             f"one buys 1 to {MAXIMUM_QUANTITY} objects at once", rule=RULE_STORE
         )
-    prices = []
-    for _ in range(quantity):
-        prices.append(price_for(store, article, player, new_player=new_player))
-        if prices[-1] == 0 and article.free_to_new_players:
-            store = replace(store, free_water_jets=(*store.free_water_jets, player))
-    total = sum(prices)
+    free = int(price_for(store, article, player, new_player=new_player) < article.listed_price)
+    if free:
+        store = replace(store, free_water_jets=(*store.free_water_jets, player))
+    total = (quantity - free) * article.listed_price
     payments = _payments(player, total, article, quantity)
     conversion = Conversion(RULE_STORE, (), ((article.name, player),) * quantity, payments)
+    first = gardens.next_number  # one series for the Gardens' objects and these
     if article.fruit:
         # A Thorn Seed, "defined by r1909": a Fruit, held in the Gardens.
         gardens = convert(
@@ -75,11 +74,12 @@ def buy(
         )
         made = ", ".join(fruit.label() for fruit in gardens.fruits[-quantity:])
     else:
-        store = convert(store, conversion, (), lambda s, _objects: s)
-        store, gardens, made = created(store, gardens, conversion.creates, at)
+        store = convert(store, conversion, (), lambda s, objects: s.with_items(objects, at, first))
+        gardens = replace(gardens, next_number=first + quantity)
+        made = labels(store.items[-quantity:])
     text = f"{player} bought {_count(article, quantity)} from the Store for {total}~: {made}"
-    if total < article.listed_price * quantity:
-        text += f" (a Water Jet is free to New Players, rule {RULE_ARENA})"
+    if free:
+        text += " (one Water Jet is free to a New Player)"
     return Outcome(store, gardens, (Happening(RULE_STORE, text),), payments)
 
 

@@ -124,7 +124,7 @@ def test_a_new_player_has_one_free_water_jet() -> None:
     assert [p.amount for p in first.payments] == [-200, 200]
     assert first.happenings[0].text == (
         "bob bought 2 Water Jets from the Store for 200~: Water Jet 2, Water Jet 3 "
-        "(a Water Jet is free to New Players, rule 1912)"
+        "(one Water Jet is free to a New Player)"
     )
     given = welcome(first.store, first.gardens, "bob", NOW)
     assert given.happenings == () and given.store == first.store
