@@ -174,12 +174,7 @@ def plant(
     fruit = _held(state, player, fruit_number)
     kind = fruit.type
     if not kind.grows_into:
-        # 1918 B: "Lemon Trees don't grow around here" (they are imported, not planted).
-        raise IllegalActionError(
-            f"no rule lets a {kind.name} be planted: Lemon Trees don't grow around here, "
-            "but any player may import one for 60~",
-            rule=kind.rule,
-        )
+        raise IllegalActionError(f"no rule lets a {kind.name} be planted", rule=kind.rule)
     if kind.needs_rotten and not fruit.rotten:
         raise PossibleLaterError(
             f"only Rotten Tomatoes may be planted, and {fruit.label()} is not Rotten yet",

@@ -45,8 +45,7 @@ class FruitType:
     """A type of Fruit and the Plant it is planted as.
 
     ``needs_rotten``: only a Rotten one may be planted (1908 B.1);
-    ``own_garden_only``: only in the planter's own Garden (1909).  An empty
-    ``grows_into`` is a Fruit no rule lets anyone plant (a Lemon, 1918 B).
+    ``own_garden_only``: only in the planter's own Garden (1909).
     """
 
     name: str
@@ -61,6 +60,10 @@ VINE = PlantType("Vine", "Vines", 5, "Tomato", 1, "1908 A")
 THORN_BUSH = PlantType("Thorn Bush", "Thorn Bushes", 6, "Thorn Seed", 2, "1909")
 TOMATO = FruitType("Tomato", "Tomatoes", "1908 B.1", "Vine", True, False)
 THORN_SEED = FruitType("Thorn Seed", "Thorn Seeds", "1909", "Thorn Bush", False, True)
+
+PLANT_TYPES = {plant.name: plant for plant in (VINE, THORN_BUSH)}
+FRUIT_TYPES = {fruit.name: fruit for fruit in (TOMATO, THORN_SEED)}
+
 # Rule 1918 A: "Blood Ferns are Plants, with a watering cost of 7 tildex and with Blood
 # Spores as their Fruits [...] a Blood Spore may be planted in any Garden".
 BLOOD_FERN = PlantType("Blood Fern", "Blood Ferns", 7, "Blood Spore", 1, "1918 A")
@@ -73,11 +76,8 @@ LEMON_TREE = PlantType(
 LEMON = FruitType("Lemon", "Lemons", "1918 B", "", False, False)
 # Rule 1918 C: "Sasquash Pods are Plants with no Fruit, and a watering cost of 10~".
 SASQUASH_POD = PlantType("Sasquash Pod", "Sasquash Pods", 10, "", 0, "1918 C")
-
-PLANT_TYPES = {
-    plant.name: plant for plant in (VINE, THORN_BUSH, BLOOD_FERN, LEMON_TREE, SASQUASH_POD)
-}
-FRUIT_TYPES = {fruit.name: fruit for fruit in (TOMATO, THORN_SEED, BLOOD_SPORE, LEMON)}
+PLANT_TYPES |= {plant.name: plant for plant in (BLOOD_FERN, LEMON_TREE, SASQUASH_POD)}
+FRUIT_TYPES |= {fruit.name: fruit for fruit in (BLOOD_SPORE, LEMON)}
 
 
 @dataclass(frozen=True)
@@ -144,5 +144,9 @@ PLANT_OBJECT = ObjectType(
 # Fruit follow rule 13's default: a player may give a Fruit e holds.
 FRUIT_OBJECTS = {
     fruit.name: ObjectType(name=fruit.name, plural=fruit.plural, rule=fruit.rule)
-    for fruit in (TOMATO, THORN_SEED, BLOOD_SPORE, LEMON)
+    for fruit in (TOMATO, THORN_SEED)
+}
+FRUIT_OBJECTS |= {
+    fruit.name: ObjectType(name=fruit.name, plural=fruit.plural, rule=fruit.rule)
+    for fruit in (BLOOD_SPORE, LEMON)
 }

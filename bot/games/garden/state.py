@@ -132,15 +132,15 @@ class GardenState:
             return None
         return sum(plant.watering_cost for plant in self.plants_in(garden))
 
-    def places_in(self, garden: GardenKey) -> int:
-        """The places ``garden``'s Plants take under the 10-Plant cap: a Lemon Tree two (1918 B)."""
-        return sum(plant.type.places for plant in self.plants_in(garden))
-
     def count_of(
         self, kind: str, garden: GardenKey | None = None, *, anywhere: bool = False
     ) -> int:
         plants = self.plants if anywhere else self.plants_in(garden)
         return sum(1 for plant in plants if plant.kind == kind)
+
+    def places_in(self, garden: GardenKey) -> int:
+        """The places ``garden``'s Plants take under the 10-Plant cap: a Lemon Tree two (1918 B)."""
+        return sum(plant.type.places for plant in self.plants_in(garden))
 
     # -- fruit -----------------------------------------------------------
 
