@@ -28,14 +28,13 @@ from bot.games.garden.plants import LEMON_TREE, SASQUASH_POD, GardenKey, Plant
 from bot.games.garden.rules import (
     LEMON_TREE_IMPORT_PRICE,
     RULE_LEMON_TREES,
+    RULE_MORE_PLANTS,
     RULE_SASQUASH,
     SASQUASH_HATCHES_NDAYS,
     SASQUASH_MATURES_NDAYS,
 )
 from bot.games.garden.state import GardenState
 from bot.games.garden.texts import garden_name
-
-RULE_MORE_PLANTS = "1918"
 
 
 def check_more_plants(state: GardenState) -> None:

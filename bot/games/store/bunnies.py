@@ -26,6 +26,7 @@ from bot.games.economy import Happening, Moment, PlayerKey, PossibleLaterError, 
 from bot.games.errors import IllegalActionError
 from bot.games.garden import Fruit, GardenKey, GardenState, Plant
 from bot.games.garden.invariants import INVARIANTS
+from bot.games.garden.rules import RULE_LEMON_TREES
 from bot.games.garden.texts import garden_name
 from bot.games.store.inventory import FLUFFY_BUNNY, HUNGRY_BUNNY, NINJA_BUNNY
 from bot.games.store.rules import RULE_STORE
@@ -38,8 +39,6 @@ from bot.games.store.state import (
     garden_target,
     player_target,
 )
-
-RULE_LEMON_TREES = "1918 B"
 
 
 def use_fluffy_bunny(

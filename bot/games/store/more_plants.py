@@ -37,13 +37,12 @@ from bot.games.garden import THORN_SEED, GardenKey, GardenState
 from bot.games.garden.invariants import INVARIANTS
 from bot.games.garden.more_plants import check_more_plants, hatch, hatching_due, pods_hatching
 from bot.games.garden.plants import SASQUASH_POD
+from bot.games.garden.rules import RULE_ALCHEMY, RULE_SASQUASH
 from bot.games.garden.texts import garden_name
 from bot.games.store.inventory import BLOOD_SPORE_DRINK, HUGE_SEED, LEMON_DRINK, SASQUASH
 from bot.games.store.rules import MORE_PLANTS
 from bot.games.store.state import Outcome, StoreState, check_holder, created
 
-RULE_SASQUASH = "1918 C"
-RULE_ALCHEMY = "1918 D"
 HATCHING = "hatching"  # 1918 C
 _END_OF_TIME = Moment(2**62)  # later than any Pod's Hatching
 

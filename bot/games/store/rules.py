@@ -8,10 +8,8 @@ RULE_STORE = "1911"
 RULE_INVENTORIES = "1921"
 RULE_ARENA = "1912"
 RULE_OBJECTS = "13"
-RULE_FORFEIT = "14"
 
-STORE = RuleCitation(SEED_004, 1911)
-MORE_PLANTS = RuleCitation(SEED_004, 1918)
+MORE_PLANTS = RuleCitation(SEED_004, 1918)  # the Hatching's place in rule 3 C's order
 
 DEFAULT_PRICE = 200  # 1911: "If an object's price isn't specified elsewhere [...] 200~"
 STORE_HOLDER = "the Store"  # 1911: tildex are given "to the Store", a holder that is no player
