@@ -100,10 +100,11 @@ def _finished(
     return Outcome(state, (*happenings, *restored), payments)
 
 
-def start(players: tuple[PlayerKey, ...], at: Moment) -> Outcome:
+def start(players: tuple[PlayerKey, ...], at: Moment, *, more_plants: bool = False) -> Outcome:
     """The Gardens when the game starts: one empty Garden per player (rule 1902 A), the
-    Town Square (1902 C), and the Thorn Bush rule 1909 creates there when none exists."""
-    state = GardenState()
+    Town Square (1902 C), and the Thorn Bush rule 1909 creates there when none exists
+    (and, with rule 1918 kept, ``more_plants``, its Blood Fern)."""
+    state = GardenState(more_plants=more_plants)
     for player in players:
         state = state.with_player(player)
     return _finished(state, at, ())

@@ -4,7 +4,9 @@ Rule 1902 A: "Each type of Plant has a Watering Cost associated with it";
 rule 1908 A: "Vines are Plants with a Watering Cost of 5~.  They have
 Tomatoes as their Fruit"; rule 1909: "Thorn Bushes are Plants with a
 Watering Cost of 6~.  They have Thorn Seeds as their Fruits, and produce two
-each nweek instead of one."
+each nweek instead of one."  Rule 1918 adds Blood Ferns (7~, Blood Spores),
+Lemon Trees (2~, Lemons; two places under the 10-Plant cap, and no Bunny may
+destroy one) and Sasquash Pods (10~, no Fruit).
 
 A Garden is named by its owner's key; the Town Square (1902 C) by None, "not
 owned by anyone".  Plants and Fruits are numbered objects; a Plant's owner
@@ -34,6 +36,8 @@ class PlantType:
     fruit: str
     fruit_per_nweek: int
     rule: str
+    places: int = 1  # 1918 B: "a Lemon Tree takes up the space of two plants"
+    bunny_proof: bool = False  # 1918 B: "Lemon Trees may not be destroyed by Bunnies"
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,21 @@ WATER_POD = FruitType("Water Pod", "Water Pods", "1915", "", False, False)
 
 PLANT_TYPES = {plant.name: plant for plant in (VINE, THORN_BUSH, WATERSPOUT)}
 FRUIT_TYPES = {fruit.name: fruit for fruit in (TOMATO, THORN_SEED, WATER_POD)}
+
+# Rule 1918 A: "Blood Ferns are Plants, with a watering cost of 7 tildex and with Blood
+# Spores as their Fruits [...] a Blood Spore may be planted in any Garden".
+BLOOD_FERN = PlantType("Blood Fern", "Blood Ferns", 7, "Blood Spore", 1, "1918 A")
+BLOOD_SPORE = FruitType("Blood Spore", "Blood Spores", "1918 A", "Blood Fern", False, False)
+# Rule 1918 B: "Lemon Trees are Plants with a watering cost of 2 tildex and with Lemons as
+# their Fruits"; they are imported, never grown from a Lemon ("don't grow around here").
+LEMON_TREE = PlantType(
+    "Lemon Tree", "Lemon Trees", 2, "Lemon", 1, "1918 B", places=2, bunny_proof=True
+)
+LEMON = FruitType("Lemon", "Lemons", "1918 B", "", False, False)
+# Rule 1918 C: "Sasquash Pods are Plants with no Fruit, and a watering cost of 10~".
+SASQUASH_POD = PlantType("Sasquash Pod", "Sasquash Pods", 10, "", 0, "1918 C")
+PLANT_TYPES |= {plant.name: plant for plant in (BLOOD_FERN, LEMON_TREE, SASQUASH_POD)}
+FRUIT_TYPES |= {fruit.name: fruit for fruit in (BLOOD_SPORE, LEMON)}
 
 
 @dataclass(frozen=True)
@@ -131,4 +150,8 @@ PLANT_OBJECT = ObjectType(
 FRUIT_OBJECTS = {
     fruit.name: ObjectType(name=fruit.name, plural=fruit.plural, rule=fruit.rule)
     for fruit in (TOMATO, THORN_SEED, WATER_POD)
+}
+FRUIT_OBJECTS |= {
+    fruit.name: ObjectType(name=fruit.name, plural=fruit.plural, rule=fruit.rule)
+    for fruit in (BLOOD_SPORE, LEMON)
 }

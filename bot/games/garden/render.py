@@ -17,7 +17,8 @@ the same in any mail client::
 from __future__ import annotations
 
 from bot.games.economy import Moment
-from bot.games.garden.plants import Fruit, GardenKey, Plant
+from bot.games.garden.more_plants import pod_stage
+from bot.games.garden.plants import SASQUASH_POD, Fruit, GardenKey, Plant
 from bot.games.garden.state import GardenState
 from bot.games.garden.texts import garden_name
 
@@ -32,7 +33,7 @@ def render_gardens(state: GardenState, at: Moment) -> str:
         lines.append("")
         lines.append(_garden_heading(state, garden, at))
         plants = state.plants_in(garden)
-        lines.extend(_plant_line(state, plant) for plant in plants)
+        lines.extend(_plant_line(state, plant, at) for plant in plants)
         if not plants:
             lines.append("  (no Plants)")
     lines.append("")
@@ -53,12 +54,19 @@ def _garden_heading(state: GardenState, garden: GardenKey, at: Moment) -> str:
     )
 
 
-def _plant_line(state: GardenState, plant: Plant) -> str:
+def _plant_line(state: GardenState, plant: Plant, at: Moment) -> str:
     fruit = ", ".join(_fruit_text(fruit) for fruit in state.fruit_on(plant.number)) or "no Fruit"
     return (
         f"  {f'Plant {plant.number}':<{_NUMBER_WIDTH}} {plant.kind:<{_KIND_WIDTH}} "
-        f"{plant.watering_cost}~  planted {plant.planted.display()}   {fruit}"
+        f"{plant.watering_cost}~  planted {plant.planted.display()}{_stage(plant, at)}   {fruit}"
     )
+
+
+def _stage(plant: Plant, at: Moment) -> str:
+    """ ", Young": a Sasquash Pod's stage is one of its attributes (rule 1918 C)."""
+    if plant.kind != SASQUASH_POD.name:
+        return ""
+    return f", {pod_stage(plant, at).value}"
 
 
 def _held_line(state: GardenState, player: str) -> str:

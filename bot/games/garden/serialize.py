@@ -35,7 +35,7 @@ def state_to_json(state: GardenState) -> dict[str, Any]:
         "permissions": [_permission_to_json(p) for p in state.permissions.items],
         "quotas": [[*key, count] for key, count in state.quotas.counts.items()],
         "next_number": state.next_number,
-    }
+    } | ({"more_plants": True} if state.more_plants else {})
 
 
 def state_from_json(data: Mapping[str, Any]) -> GardenState:
@@ -67,6 +67,7 @@ def state_from_json(data: Mapping[str, Any]) -> GardenState:
                 {(str(p), str(a), int(period)): int(c) for p, a, period, c in data["quotas"]}
             ),
             next_number=int(data["next_number"]),
+            more_plants=bool(data.get("more_plants", False)),  # rule 1918, absent when off
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ValueError(f"malformed {FORMAT} state: {error!r}") from error

@@ -42,7 +42,9 @@ class GardenState:
 
     ``players``: who has a Garden (every player, 1902 A).  ``watering``: the
     tildex paid for watering each Garden in Checking Period
-    ``watering_period`` (1902 A).
+    ``watering_period`` (1902 A).  ``more_plants``: rule 1918 is kept, so its
+    "if at any time no Blood Ferns or Blood Spores exist" holds (an engine
+    turns it on when it referees that rule; off, the Gardens are as before).
     """
 
     players: tuple[PlayerKey, ...] = ()
@@ -56,6 +58,7 @@ class GardenState:
     permissions: Permissions = Permissions()
     quotas: Quotas = field(default_factory=Quotas)
     next_number: int = 1
+    more_plants: bool = False
 
     # -- players and gardens --------------------------------------------
 
@@ -139,6 +142,10 @@ class GardenState:
     ) -> int:
         plants = self.plants if anywhere else self.plants_in(garden)
         return sum(1 for plant in plants if plant.kind == kind)
+
+    def places_in(self, garden: GardenKey) -> int:
+        """The places ``garden``'s Plants take under the 10-Plant cap: a Lemon Tree two (1918 B)."""
+        return sum(plant.type.places for plant in self.plants_in(garden))
 
     # -- fruit -----------------------------------------------------------
 

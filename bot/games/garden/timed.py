@@ -115,12 +115,20 @@ def trim_gardens(state: GardenState, event: TimedEvent, draws: DrawSource) -> Ev
     destroyed" until at most 10 remain; the Town Square too."""
     happenings: list[Happening] = []
     for garden in state.gardens():
-        while len(state.plants_in(garden)) > MAXIMUM_PLANTS:
-            count = len(state.plants_in(garden))
-            why = f"{garden_name(garden)}: {count} Plants, more than {MAXIMUM_PLANTS}"
+        # 1918 B: "With regards to limits on the number of plants in a garden, a Lemon
+        # Tree takes up the space of two plants": the cap counts places.
+        while state.places_in(garden) > MAXIMUM_PLANTS:
+            why = f"{garden_name(garden)}: {_plants_counted(state, garden)}"
             state, lost = _destroy_costliest(state, garden, draws, why)
             happenings.append(Happening(RULE_GARDENS, f"{why}: {lost} is destroyed"))
     return state, tuple(happenings)
+
+
+def _plants_counted(state: GardenState, garden: GardenKey) -> str:
+    """ "11 Plants, more than 10", or with Lemon Trees "10 Plants taking 11 places, ..."."""
+    count, places = len(state.plants_in(garden)), state.places_in(garden)
+    taking = "" if places == count else f" taking {places} places"
+    return f"{count} Plants{taking}, more than {MAXIMUM_PLANTS}"
 
 
 def _destroy_costliest(
@@ -150,6 +158,8 @@ def bear_fruit(state: GardenState, event: TimedEvent, draws: DrawSource) -> Even
         if plant.planted >= event.at:
             continue  # planted at this very instant: it did not exist in the preceding nweek
         kind = PLANT_TYPES[plant.kind]
+        if not kind.fruit_per_nweek:
+            continue  # 1918 C: "Sasquash Pods are Plants with no Fruit"
         state = state.with_fruit_on(plant, kind.fruit, kind.fruit_per_nweek, event.at)
         made = ", ".join(
             str(n) for n in range(state.next_number - kind.fruit_per_nweek, state.next_number)
