@@ -39,7 +39,7 @@ PLANT = (
 GARDEN = r"(?:(?:my|the|a|[^\W\d_][\w-]*['’]s)\s+garden|the\s+town\s+square)"
 STORE_ITEM = (
     r"(?:(?:fluffy|hungry|ninja)\s+bunn(?:y|ies)|smoke\s+bombs?|shieldkits?|water\s+jets?"
-    r"|air\s+jets?|flame\s*throwers?|rocks?|thorn\s+seeds?)"
+    r"|air\s+jets?|flame\s*throwers?|rocks?)"
 )
 CUBE = r"\(\s*\d\s*,\s*\d\s*,\s*\d\s*\)"
 STAT = r"av(?:power|speed|strength|skill)"
@@ -99,8 +99,14 @@ SUBGAMES: tuple[Subgame, ...] = (
         "Thorns",
         "1909",
         "004",
-        ("pick", "plant"),
-        (r"pick\s+(?:\w+\s+){0,4}?slowly", rf"plant\s+{OWNER}?thorn\s+seeds?"),
+        ("pick", "plant", "buy", "purchase"),
+        (
+            r"pick\s+(?:\w+\s+){0,4}?slowly",
+            rf"plant\s+{OWNER}?thorn\s+seeds?",
+            # The Store sells them (1911), but they are Thorns' Fruit: the Gardens
+            # referee them, and the Store's other items stay with "store".
+            rf"(?:buy|purchase)\s+{OWNER}?thorn\s+seeds?",
+        ),
     ),
     Subgame(
         "more_plants",
@@ -150,7 +156,8 @@ SUBGAMES: tuple[Subgame, ...] = (
         ("buy", "purchase", "use", "send"),
         (
             rf"(?:buy|purchase)\s+{OWNER}?{STORE_ITEM}",
-            r"(?:buy|purchase)\s+(?:\w+\s+){1,4}?from\s+the\s+store",
+            # Thorn Seeds from the Store are Thorns' (above), refereed with the Gardens.
+            r"(?:buy|purchase)\s+(?!(?:\w+\s+)?thorn\s+seeds?\b)(?:\w+\s+){1,4}?from\s+the\s+store",
             rf"use\s+{OWNER}?(?:fluffy|hungry|ninja)\s+bunn(?:y|ies)",
             rf"send\s+{OWNER}?(?:fluffy|hungry|ninja)\s+bunn(?:y|ies)",
         ),
