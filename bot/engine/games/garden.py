@@ -51,7 +51,7 @@ from bot.games import garden as rules
 from bot.games.economy import Moment, Payment
 from bot.games.errors import ActionError, IllegalActionError
 from bot.games.garden.plants import GardenKey
-from bot.games.garden.rules import RULE_FREE_THROWS, RULE_FRUITS, RULE_GARDENS
+from bot.games.garden.rules import RULE_BURNING, RULE_FRUITS, RULE_GARDENS
 from bot.parser import ParsedAction
 from bot.parser.areas import garden as garden_area
 
@@ -160,8 +160,19 @@ class GardenAdapter:
     # -- the actions -----------------------------------------------------------------------
 
     def _buy(self, context: _Context) -> Judged:
+        """Rule 1911, once per Thorn Seed ("I buy two Thorn Seeds")."""
         price = self.services.settings.section(NAME, GardenSettings).thorn_seed_price
-        outcome = rules.buy(context.state, context.player, rules.THORN_SEED.name, price, context.at)
+        count = context.args.get("count", 1)
+        outcome = rules.Outcome(context.state)
+        for _ in range(count if isinstance(count, int) and count > 0 else 1):
+            bought = rules.buy(
+                outcome.state, context.player, rules.THORN_SEED.name, price, context.at
+            )
+            outcome = rules.Outcome(
+                bought.state,
+                (*outcome.happenings, *bought.happenings),
+                (*outcome.payments, *bought.payments),
+            )
         return outcome, (), ""
 
     def _plant(self, context: _Context) -> Judged:
@@ -185,7 +196,8 @@ class GardenAdapter:
     def _burn(self, context: _Context) -> Judged:
         number = _number(context.args)
         if number is None:
-            number = _own_plant(context.state, context.player, str(context.args.get("kind", "")))
+            garden = self._garden(context.args.get("garden"), context.player)
+            number = _plant_in(context.state, garden, str(context.args.get("kind", "")))
         return rules.burn(context.state, context.player, number, context.at), (), ""
 
     def _throw(self, context: _Context) -> Judged:
@@ -282,12 +294,15 @@ def _fruit_in(state: rules.GardenState, garden: GardenKey, kind: str) -> int:
     raise IllegalActionError(f"there is no Fruit in {_garden_words(garden)}", rule=RULE_FRUITS)
 
 
-def _own_plant(state: rules.GardenState, player: str, kind: str) -> int:
-    """The player's oldest Plant of ``kind`` ("Plant": any), for "I burn my Vine"."""
-    for plant in state.plants_in(player):
+def _plant_in(state: rules.GardenState, garden: GardenKey, kind: str) -> int:
+    """The oldest Plant of ``kind`` ("Plant": any) in ``garden``, for "I burn my Vine"."""
+    state.check_garden(garden)
+    for plant in state.plants_in(garden):
         if kind in ("", "Plant", plant.kind):
             return plant.number
-    raise IllegalActionError(f"there is no {kind or 'Plant'} in your Garden", rule="1902 D")
+    raise IllegalActionError(
+        f"there is no {kind or 'Plant'} in {_garden_words(garden)}", rule=RULE_BURNING
+    )
 
 
 def _garden_words(garden: GardenKey) -> str:
@@ -325,4 +340,4 @@ GARDENS = Game(
     templates=NAME,
 )
 
-__all__ = ["GARDENS", "RULE_FREE_THROWS", "GardenAdapter", "garden_adapters"]
+__all__ = ["GARDENS", "GardenAdapter", "garden_adapters"]

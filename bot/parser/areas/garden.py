@@ -17,6 +17,12 @@ from bot.parser.area import ActionReading, Area
 from bot.parser.areas.common import CommonTransformer
 
 TOWN_SQUARE = ""  # how the args name the Town Square (rule 1902 C): no owner
+COUNT_WORDS = {
+    word: number
+    for number, word in enumerate(
+        ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), 1
+    )
+}
 
 
 def _words(token: Token) -> str:
@@ -44,7 +50,9 @@ class GardenTransformer(CommonTransformer):
         return " ".join(str(children[-1]).lower().split())
 
     def buy(self, children: list[Token]) -> ActionReading:
-        return ActionReading("garden.buy", {"kind": "Thorn Seed"})
+        first = str(children[0]).split()[0].lower()
+        count = COUNT_WORDS.get(first, int(first) if first.isdigit() else 1)
+        return ActionReading("garden.buy", {"kind": "Thorn Seed", "count": count})
 
     def plant(self, children: list[object]) -> ActionReading:
         args = _fruit_args(children)
@@ -64,9 +72,10 @@ class GardenTransformer(CommonTransformer):
         args.update(garden=_garden(children), slowly=True)
         return ActionReading("garden.pick", args)
 
-    def burn(self, children: list[Token]) -> ActionReading:
+    def burn(self, children: list[object]) -> ActionReading:
         kind, number = _kind_and_number(children, "PLANT")
-        return ActionReading("garden.burn", {"kind": kind, "number": number})
+        garden = _garden(children, default={"own": True})
+        return ActionReading("garden.burn", {"kind": kind, "number": number, "garden": garden})
 
     def throw(self, children: list[object]) -> ActionReading:
         args = _fruit_args(children)
@@ -120,7 +129,7 @@ AREA = Area(
         r"allow",
     ),
     terminals={
-        "SEED": "a Thorn Seed",
+        "SEEDS": "Thorn Seeds, with how many (a Thorn Seed, two Thorn Seeds)",
         "FRUIT": "a Fruit (Tomato, Rotten Tomato, Thorn Seed)",
         "PLANT": "a Plant (Vine, Thorn Bush, Plant)",
         "FRUIT_NUMBER": "an object's number (Tomato 12)",
