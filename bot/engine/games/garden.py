@@ -39,6 +39,7 @@ from bot.engine.games.garden_events import (
     garden_sections,
     garden_view,
     rename_in_gardens,
+    renamed_state,
     run_checkpoints,
     synced,
     turn_draws,
@@ -232,7 +233,15 @@ class GardenAdapter:
             return rules.TOWN_SQUARE
         return find_player_by_name(self.session, owner).name
 
-    # -- rule 14 ---------------------------------------------------------------------------
+    # -- rules 151 and 14 ------------------------------------------------------------------
+
+    def rename_player(self, old: str, new: str) -> None:
+        """Rule 151, in the post that renamed: the loaded state names ``new``, and the rows
+        to change are those the rename left (``rename_in_gardens`` rewrote them)."""
+        if self.state is None:
+            return
+        self.state = renamed_state(self.state, old, new) or self.state
+        self.stored.load(self.session)
 
     def forfeit_player(self, name: str, at: datetime) -> Forfeited:
         """Rule 14: a player who forfeits has no Garden; its Plants and eir Fruit go with it."""

@@ -163,8 +163,14 @@ def rename_in_gardens(session: Session, services: Services, old: str, new: str) 
     state = stored.load(session)
     if state is None:
         return ()
-    renamed = rename_in_json(rules.state_to_json(state), old, new, frozenset({"format"}))
+    renamed = renamed_state(state, old, new)
     if renamed is None:
         return ()
-    stored.save(session, rules.state_from_json(renamed))
+    stored.save(session, renamed)
     return (NAME,)
+
+
+def renamed_state(state: rules.GardenState, old: str, new: str) -> rules.GardenState | None:
+    """``state`` with every player's name ``old`` written ``new`` (None when none is)."""
+    renamed = rename_in_json(rules.state_to_json(state), old, new, frozenset({"format"}))
+    return None if renamed is None else rules.state_from_json(renamed)

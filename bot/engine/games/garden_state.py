@@ -127,16 +127,18 @@ class StoredGardens:
             )
         return state_of(key for key, ids in self.ids.items() for _ in ids)
 
-    def save(self, session: Session, state: GardenState) -> None:
-        """Delete the rows ``state`` no longer has and add those it gained."""
+    def save(self, session: Session, state: GardenState) -> int:
+        """Delete the rows ``state`` no longer has and add those it gained; how many."""
         before = Counter({key: len(ids) for key, ids in self.ids.items()})
         after = Counter(rows_of(state))
-        for key, count in (before - after).items():
+        gone, added = before - after, after - before
+        for key, count in gone.items():
             for _ in range(count):
                 self._delete(session, key, self.ids[key].pop())
-        for key, count in (after - before).items():
+        for key, count in added.items():
             for _ in range(count):
                 self._remember(key, self._insert(session, key))
+        return gone.total() + added.total()
 
     def _remember(self, key: RowKey, row_id: int) -> None:
         self.ids.setdefault(key, []).append(row_id)

@@ -18,6 +18,10 @@ dies of thirst.  In nweek 3 squirrels eat a Seed (1909) and Carol picks a
 Tomato she may not plant until it rots (1908 B.1, refused with the date);
 at nweek 4's start it rots in her hand, the Tomato left on its Vine falls
 and grows a Vine in the Town Square, and Carol plants hers in Bob's Garden.
+Then Bob renames himself Robert in the middle of a post (rule 151: his
+Garden, its Vine and his permissions are Robert's, and the post's next
+permission is given as Robert) and Dave forfeits (rule 14: his Garden, Fruit
+and Stain are gone); the unwatered Vine dies in Robert's Garden.
 
 The posts are played against a scratch bot, then reach a second bot over
 real IMAP (Dovecot); every mail to the list is pinned by a golden file; the
@@ -52,6 +56,7 @@ from bot.engine.holdings import POINTS, TILDEX
 from bot.engine.players import find_player_by_name
 from bot.engine.views import game_view
 from bot.engine.worker import process_queue
+from bot.games.economy import Moment
 from bot.games.garden import GardenState
 from bot.ingress.imap import ImapPoller
 from bot.outbound.transports import MaildirTransport
@@ -83,7 +88,7 @@ def day(number: int, hour: int = 0, minute: int = 0) -> datetime:
     return datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=number - 1, hours=hour, minutes=minute)
 
 
-END = day(33, 1)
+END = day(34, 1)
 # (day, hour, minute, player, body): Checkpoints fall at 00:00 on days 4, 8, 11, 14, 18, 21...
 POSTS: tuple[tuple[int, int, int, str, str], ...] = (
     *(
@@ -178,6 +183,17 @@ POSTS: tuple[tuple[int, int, int, str, str], ...] = (
     ),
     # nweek 4: Carol's Tomato is Rotten.
     (31, 9, 0, "Carol", "I plant my Rotten Tomato in Bob's Garden."),
+    # Rule 151: the Garden and its Vine are Robert's (the post's later permission is given
+    # as Robert); rule 14: Dave's Garden, Fruit and Stain go.
+    (
+        32,
+        9,
+        0,
+        "Bob",
+        "I permit Carol to pick from my Garden this nweek. I change my name to Robert. "
+        "I permit Alice to pick from my Garden this nweek.",
+    ),
+    (32, 9, 10, "Dave", "I forfeit the game."),
 )
 
 
@@ -280,6 +296,16 @@ def rulings(app: App) -> list[tuple[str, str, str]]:
         return [(row.action, row.ruling, row.summary or row.reason) for row in rows]
 
 
+def rulings_of_roster(app: App) -> list[tuple[str, str, str]]:
+    with app.session_factory() as session:
+        rows = session.scalars(
+            select(ActionRecord)
+            .where(ActionRecord.action.like("roster.%"))
+            .order_by(ActionRecord.occurred_at, ActionRecord.id)
+        )
+        return [(row.action, row.ruling, row.summary or row.reason) for row in rows]
+
+
 def list_mails(app: App) -> list[tuple[str, str, str]]:
     """(kind, subject, body) of every mail the bot sent to the list, in order."""
     found = []
@@ -301,7 +327,7 @@ def reports(app: App) -> list[str]:
 def balances(app: App) -> dict[str, tuple[int, int]]:
     with app.session_factory() as session:
         found = {}
-        for name in PLAYERS:
+        for name in ("Alice", "Robert", "Carol"):  # Bob renamed, Dave a Lost Soul
             player = find_player_by_name(session, name).id
             found[name] = (
                 ledger.balance(session, player, POINTS),
@@ -328,7 +354,7 @@ def test_thorn_seeds_are_bought_and_planted_in_ones_own_garden(world: World) -> 
     assert refused[:2] == ("garden.plant", "rejected")
     # Alice paid 130~ and 6~; Bob 260~ and 12~ (rules 1911, 1902 A), before Alice's waterings.
     with world.scratch.session_factory() as session:
-        bob = find_player_by_name(session, "Bob").id
+        bob = find_player_by_name(session, "Robert").id
         spent = ledger.balance(session, bob, TILDEX)
     assert spent == 500 - 260 - 12 + 2  # and 2~ for the Burned Thorn Bush (1902 D)
 
@@ -388,9 +414,22 @@ def test_rot_fall_squirrels_and_planting_a_rotten_tomato(world: World) -> None:
     assert "falls off its Vine and is planted in the Town Square" in fourth
     planted = [r for r in rulings(world.scratch) if r[0] == "garden.plant"][-1]
     assert planted[1] == "applied" and "in Bob's Garden: a new Vine" in planted[2]
+    assert gardens(world.scratch).count_of("Vine", None) == 3
+
+
+def test_a_rename_and_a_forfeit_reach_the_gardens(world: World) -> None:
     state = gardens(world.scratch)
-    assert [plant.kind for plant in state.plants_in("Bob")] == ["Vine"]
-    assert state.count_of("Vine", None) == 3
+    assert "Bob" not in state.players and "Dave" not in state.players
+    granted = [(p.grantor, p.grantee) for p in state.permissions.items]
+    assert granted[-2:] == [("Robert", "Carol"), ("Robert", "Alice")]
+    assert state.fruit_held_by("Dave") == () and not state.effects.holds(
+        "Dave", "Stained With Tomato Juice", Moment(32)
+    )
+    forfeit = [r for r in rulings_of_roster(world.scratch) if r[0] == "roster.forfeit"]
+    assert "Dave's Garden, its Plants and eir Fruit are gone (rule 14)" in forfeit[0][2]
+    last = reports(world.scratch)[-1]
+    assert "Robert's Garden: 0~ paid for watering, Gardening Cost 5~: Plant 41 (Vine)" in last
+    assert "Bob" not in last and "Dave" not in last
 
 
 def test_the_bot_over_imap_rules_the_same(world: World) -> None:
