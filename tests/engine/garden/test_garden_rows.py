@@ -11,7 +11,6 @@ else), and the rows the game keeps are those of the living objects.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
