@@ -432,6 +432,16 @@ def test_a_rename_and_a_forfeit_reach_the_gardens(world: World) -> None:
     assert "Bob" not in last and "Dave" not in last
 
 
+def test_chaunceys_display_in_the_view_and_the_ministers_digest(world: World) -> None:
+    with world.live.session_factory() as session:
+        shown = game_view(session, world.live.services, "garden", at=END)
+        digests = game_view(session, world.live.services, "digests", at=END)
+    assert shown.text.startswith("Gardens, Plants and Fruit at nweek 4, nday 4, 01:00:00")
+    assert "Robert's Garden: Gardening Cost 0~" in shown.text
+    assert "Gardens, Plants and Fruit (rule 625 D.4)" in digests.text
+    assert "Plant 40  Vine" in digests.text
+
+
 def test_the_bot_over_imap_rules_the_same(world: World) -> None:
     assert rulings(world.live) == rulings(world.scratch)
     assert gardens(world.live) == gardens(world.scratch)
@@ -446,6 +456,7 @@ def test_the_list_archive_alone_gives_the_same_gardens_and_mails(world: World) -
     assert view(world.replayed) == view(world.scratch)
     assert balances(world.replayed) == balances(world.scratch)
     assert reports(world.replayed) == reports(world.scratch)
+    assert list_mails(world.replayed) == list_mails(world.scratch)
 
 
 def test_golden_rulings_and_every_list_mail(world: World) -> None:
