@@ -139,9 +139,10 @@ SUBGAMES: tuple[Subgame, ...] = (
         "Gardening 101",
         "1902",
         "004",
-        ("water", "pick", "burn"),
+        ("water", "pick", "burn", "pay"),
         (
             rf"water\s+{GARDEN}",
+            rf"pay\s+\d+\s*(?:~|tildex)\s+for\s+watering\s+{GARDEN}",
             r"water\s+(?:my|the|eir|\w+['’]s)\s+(?:\w+\s+)?garden",
             rf"pick\s+{OWNER}?{FRUIT}",
             rf"pick\s+(?:\w+\s+){{0,3}}?from\s+{GARDEN}",

@@ -183,7 +183,9 @@ class GardenAdapter:
 
     def _water(self, context: _Context) -> Judged:
         garden = self._garden(context.args.get("garden"), context.player)
-        return rules.water(context.state, context.player, garden, context.at), (), ""
+        amount = context.args.get("amount")  # "I pay 3~ for watering ...": as stated
+        paid = amount if isinstance(amount, int) else None
+        return rules.water(context.state, context.player, garden, context.at, paid), (), ""
 
     def _pick(self, context: _Context) -> Judged:
         garden = self._garden(context.args.get("garden"), context.player)

@@ -62,6 +62,13 @@ class GardenTransformer(CommonTransformer):
     def water(self, children: list[object]) -> ActionReading:
         return ActionReading("garden.water", {"garden": _garden(children)})
 
+    def pay(self, children: list[object]) -> ActionReading:
+        amount = next(
+            str(c) for c in children if isinstance(c, Token) and c.type.endswith("TILDEX")
+        )
+        tildex = int("".join(ch for ch in amount if ch.isdigit()))
+        return ActionReading("garden.water", {"garden": _garden(children), "amount": tildex})
+
     def pick(self, children: list[object]) -> ActionReading:
         args = _fruit_args(children)
         args.update(garden=_garden(children), slowly=False)
@@ -121,6 +128,7 @@ AREA = Area(
         r"purchase",
         r"plant",
         r"water",
+        r"pay",
         r"pick",
         r"burn",
         r"throw",
@@ -134,6 +142,7 @@ AREA = Area(
         "PLANT": "a Plant (Vine, Thorn Bush, Plant)",
         "FRUIT_NUMBER": "an object's number (Tomato 12)",
         "PERIOD": "nweek, nday or Checking Period",
+        "TILDEX": "an amount of tildex (3~)",
         "OWNER": "the owner's name with 's (Bob's)",
     },
     problems={},

@@ -173,6 +173,7 @@ POSTS: tuple[tuple[int, int, int, str, str], ...] = (
     (11, 10, 0, "Alice", "I claim a Free Throw against Dave."),
     (11, 10, 10, "Dave", "I throw a Tomato at Carol. I claim a Free Throw against Alice."),
     (12, 9, 0, "Bob", "I burn a Thorn Bush."),
+    (12, 9, 10, "Dave", "I pay 3~ for watering Carol's Garden."),
     # nweek 3: Tomatoes again; nobody has watered since nweek 2's first Checking Period.
     (
         21,
@@ -364,6 +365,9 @@ def test_watering_refusals_cite_their_rules(world: World) -> None:
     assert again[:2] == ("garden.water", "rejected")
     square = ruling_of(world.scratch, "the Town Square is owned by no player")
     assert square[:2] == ("garden.water", "rejected")
+    # Any player may pay any amount for watering any garden (rule 1902 A).
+    paid = ruling_of(world.scratch, "Dave paid 3~ for watering Carol's Garden")
+    assert "(9~ this Checking Period, Gardening Cost 6~)" in paid[2]
 
 
 def test_unpaid_watering_loses_plants_with_a_recorded_tie_draw(world: World) -> None:
@@ -398,6 +402,7 @@ def test_a_free_throw_and_a_throw_are_drawn_with_proof_lines(world: World) -> No
     free = ruling_of(world.scratch, "(a Free Throw, 1d20")
     assert free[:2] == ("garden.claim", "applied")
     assert "draw-v1 context=post-" in free[2] and "bounds=1..20" in free[2]
+    assert "Hit; the Tomato is destroyed; Dave is Hit and becomes Stained" in free[2]
     throw = ruling_of(world.scratch, "(a throw, 1d4")
     assert throw[:2] == ("garden.throw", "applied") and "bounds=1..4" in throw[2]
     report = verify_archive(world.archive)
