@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
-from bot.engine import holdings
+from bot.engine import holdings, ledger
 from bot.engine.forfeits import Forfeited
 from bot.engine.game import Game, StateView, TimedEvent
 from bot.engine.games.base import GameAdapter
@@ -141,7 +141,11 @@ class GardenAdapter:
         return applied(action.action, action.args, action.text, turn, summary, rule, records)
 
     def _pay(self, payments: tuple[Payment, ...], turn: Turn) -> None:
-        """The ledger's part: tildex spent (refused when short), points lost, tildex gained."""
+        """The ledger's part: tildex spent (refused when short), points lost, tildex gained.
+
+        Every sum spent is checked before any is recorded, so an action that costs more
+        than the player holds ("I buy three Thorn Seeds" with 300~) pays nothing."""
+        self._check_affordable(payments)
         message = holdings.message_pk_of(self.session, turn.message_id)
         for payment in payments:
             player_id = find_player_by_name(self.session, payment.holder).id
@@ -157,6 +161,22 @@ class GardenAdapter:
                 holdings.lose(self.session, player_id, payment.currency, -payment.amount, **cause)
             else:
                 holdings.spend(self.session, player_id, payment.currency, -payment.amount, **cause)
+
+    def _check_affordable(self, payments: tuple[Payment, ...]) -> None:
+        """Raises ``IllegalActionError`` (citing the first payment's rule) when a holder's
+        spending in ``payments`` exceeds eir balance; points are lost, never refused."""
+        spent: dict[tuple[str, str], int] = {}
+        for payment in payments:
+            if payment.amount < 0 and payment.currency != holdings.POINTS:
+                key = (payment.holder, payment.currency)
+                spent[key] = spent.get(key, 0) - payment.amount
+        for (holder, currency), amount in spent.items():
+            player_id = find_player_by_name(self.session, holder).id
+            held = ledger.balance(self.session, player_id, currency)
+            if held < amount:
+                rule = next(p.rule for p in payments if p.holder == holder)
+                costs, holds = (holdings.format_amount(currency, n) for n in (amount, held))
+                raise IllegalActionError(f"that costs {costs}, and you hold {holds}", rule=rule)
 
     # -- the actions -----------------------------------------------------------------------
 

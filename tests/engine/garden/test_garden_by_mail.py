@@ -195,6 +195,8 @@ POSTS: tuple[tuple[int, int, int, str, str], ...] = (
         "I permit Alice to pick from my Garden this nweek.",
     ),
     (32, 9, 10, "Dave", "I forfeit the game."),
+    # Two Thorn Seeds cost 260~ and Carol holds 234~: she buys neither.
+    (32, 9, 20, "Carol", "I buy two Thorn Seeds."),
 )
 
 
@@ -348,8 +350,8 @@ def ruling_of(app: App, fragment: str) -> tuple[str, str, str]:
 
 
 def test_thorn_seeds_are_bought_and_planted_in_ones_own_garden(world: World) -> None:
-    bought = [r for r in rulings(world.scratch) if r[0] == "garden.buy"]
-    assert len(bought) == 7 and all(r[1] == "applied" for r in bought)
+    bought = [r for r in rulings(world.scratch) if r[0] == "garden.buy" and r[1] == "applied"]
+    assert len(bought) == 7
     assert bought[0][2] == "Alice bought Thorn Seed 4 from the Store for 130~"
     refused = ruling_of(world.scratch, "only in your own Garden")
     assert refused[:2] == ("garden.plant", "rejected")
@@ -358,6 +360,12 @@ def test_thorn_seeds_are_bought_and_planted_in_ones_own_garden(world: World) -> 
         bob = find_player_by_name(session, "Robert").id
         spent = ledger.balance(session, bob, TILDEX)
     assert spent == 500 - 260 - 12 + 2  # and 2~ for the Burned Thorn Bush (1902 D)
+
+
+def test_a_purchase_beyond_ones_tildex_pays_nothing(world: World) -> None:
+    (refused,) = [r for r in rulings(world.scratch) if r[0] == "garden.buy" and r[1] != "applied"]
+    assert refused[2] == "that costs 260~, and you hold 234~"
+    assert balances(world.scratch)["Carol"][1] == 234
 
 
 def test_watering_refusals_cite_their_rules(world: World) -> None:
