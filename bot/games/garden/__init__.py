@@ -2,10 +2,12 @@
 
 Modules: ``plants`` (the types of Plant and Fruit and their objects),
 ``state`` (every Garden, Plant and Fruit, and what the rules count),
-``actions`` (watering, planting, burning, picking, throwing, permissions),
+``actions`` (buying Thorn Seeds from the Store, rule 1911; watering,
+planting, burning, picking, throwing, permissions),
 ``timed`` (the Checkpoint and nweek-start events in rule 3 C's order),
 ``invariants`` (rule 1909's Thorn Bush in the Town Square), ``render``
 (Chauncey's display, rule 625 D.4) and ``serialize`` (the state as JSON).
+Refereed by mail by ``bot.engine.games.garden``.
 Built on ``bot.games.economy``'s lasting effects, quotas, timed events and
 conversions.  Readings are in ``docs/readings.md``.  Players are named by
 the key the engine keeps for them, and that key is what the rulings print.
