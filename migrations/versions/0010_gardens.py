@@ -2,9 +2,11 @@
 
 The Gardens' state is rows, not one document: a living Plant or Fruit is a
 row of ``garden_plant`` or ``garden_fruit``, indexed by Garden, Plant and
-holder, and every other record (a player's Garden, a watering payment, the
-picks of a Checking Period, a Free Throw, a rule 636 permission, a lasting
-effect, a quota's count) a row of ``garden_record``.  New tables only.
+holder; a rule 636 permission a row of ``garden_permission`` and a Free
+Throw one of ``garden_free_throw``, indexed by their two players; every
+other record (a player's Garden, a watering payment, the picks of a
+Checking Period, a lasting effect, a quota's count) a row of
+``garden_record``.  New tables only.
 
 Revision ID: 0010
 Revises: 0008
@@ -53,6 +55,34 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_garden_fruit_number"), ["number"], unique=False)
         batch_op.create_index(batch_op.f("ix_garden_fruit_plant"), ["plant"], unique=False)
     op.create_table(
+        "garden_permission",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("grantor", sa.String(length=200), nullable=False),
+        sa.Column("grantee", sa.String(length=200), nullable=False),
+        sa.Column("scope", sa.String(length=50), nullable=False),
+        sa.Column("begins_ndays", sa.Integer(), nullable=False),
+        sa.Column("begins_second", sa.Integer(), nullable=False),
+        sa.Column("ends_ndays", sa.Integer(), nullable=True),
+        sa.Column("ends_second", sa.Integer(), nullable=True),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_garden_permission")),
+    )
+    with op.batch_alter_table("garden_permission", schema=None) as batch_op:
+        batch_op.create_index(
+            "ix_garden_permission_grantor_grantee", ["grantor", "grantee"], unique=False
+        )
+    op.create_table(
+        "garden_free_throw",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("owner", sa.String(length=200), nullable=False),
+        sa.Column("picker", sa.String(length=200), nullable=False),
+        sa.Column("expires_ndays", sa.Integer(), nullable=False),
+        sa.Column("expires_second", sa.Integer(), nullable=False),
+        sa.Column("cause", sa.Text(), nullable=False),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_garden_free_throw")),
+    )
+    with op.batch_alter_table("garden_free_throw", schema=None) as batch_op:
+        batch_op.create_index("ix_garden_free_throw_owner_picker", ["owner", "picker"], unique=False)
+    op.create_table(
         "garden_record",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("kind", sa.String(length=30), nullable=False),
@@ -68,6 +98,12 @@ def downgrade() -> None:
     with op.batch_alter_table("garden_record", schema=None) as batch_op:
         batch_op.drop_index("ix_garden_record_kind_player")
     op.drop_table("garden_record")
+    with op.batch_alter_table("garden_free_throw", schema=None) as batch_op:
+        batch_op.drop_index("ix_garden_free_throw_owner_picker")
+    op.drop_table("garden_free_throw")
+    with op.batch_alter_table("garden_permission", schema=None) as batch_op:
+        batch_op.drop_index("ix_garden_permission_grantor_grantee")
+    op.drop_table("garden_permission")
     with op.batch_alter_table("garden_fruit", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_garden_fruit_plant"))
         batch_op.drop_index(batch_op.f("ix_garden_fruit_number"))

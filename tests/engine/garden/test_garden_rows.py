@@ -32,10 +32,17 @@ from bot.games.garden import (
     throw,
     water,
 )
-from bot.store.models import GardenFruitRow, GardenPlantRow, GardenRecordRow
+from bot.store.models import (
+    GardenFreeThrowRow,
+    GardenFruitRow,
+    GardenPermissionRow,
+    GardenPlantRow,
+    GardenRecordRow,
+)
 from bot.testing.apps import make_app
 
 SEED = bytes(range(32))
+MODELS = (GardenPlantRow, GardenFruitRow, GardenPermissionRow, GardenFreeThrowRow, GardenRecordRow)
 PLAYERS = ("alice", "bob", "carol")
 
 
@@ -91,17 +98,14 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
 
 
 def stored_rows(session: Session) -> int:
-    return sum(
-        session.scalar(select(func.count()).select_from(model)) or 0
-        for model in (GardenPlantRow, GardenFruitRow, GardenRecordRow)
-    )
+    return sum(session.scalar(select(func.count()).select_from(model)) or 0 for model in MODELS)
 
 
 def test_the_database_gives_the_state_back_and_a_watering_writes_one_row(app: App) -> None:
     for nweeks in (2, 12):
         state = grown(nweeks)
         with app.session_factory() as session:
-            for model in (GardenPlantRow, GardenFruitRow, GardenRecordRow):
+            for model in MODELS:
                 session.query(model).delete()
             StoredGardens().save(session, state)
             session.commit()
@@ -121,3 +125,21 @@ def test_the_database_gives_the_state_back_and_a_watering_writes_one_row(app: Ap
             # Rule 1902 A's cap trims each Garden to 10 at every Checkpoint, before that
             # instant's Tomatoes fall and grow (rule 3 C): at most one more per Vine.
             assert all(len(watered.plants_in(garden)) <= 20 for garden in watered.gardens())
+
+
+def test_permissions_and_free_throws_are_rows_of_their_own(app: App) -> None:
+    state = rich()
+    with app.session_factory() as session:
+        for model in MODELS:
+            session.query(model).delete()
+        StoredGardens().save(session, state)
+        session.commit()
+        permissions = session.scalars(select(GardenPermissionRow)).all()
+        throws = session.scalars(select(GardenFreeThrowRow)).all()
+        assert [(p.grantor, p.grantee, p.scope, p.ends_ndays) for p in permissions] == [
+            ("bob", "carol", "pick", 30)
+        ]
+        assert [(t.owner, t.picker) for t in throws] == [
+            (right.owner, right.picker) for right in state.free_throws
+        ]
+        assert StoredGardens().load(session) == state
