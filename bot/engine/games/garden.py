@@ -52,7 +52,13 @@ from bot.games import garden as rules
 from bot.games.economy import Moment, Payment
 from bot.games.errors import ActionError, IllegalActionError
 from bot.games.garden.plants import GardenKey
-from bot.games.garden.rules import RULE_BURNING, RULE_FRUITS, RULE_GARDENS
+from bot.games.garden.rules import (
+    RULE_BURNING,
+    RULE_FOOD_FIGHTS,
+    RULE_FREE_THROWS,
+    RULE_FRUITS,
+    RULE_GARDENS,
+)
 from bot.parser import ParsedAction
 from bot.parser.areas import garden as garden_area
 
@@ -232,7 +238,13 @@ class GardenAdapter:
     def _thrown(self, context: _Context, *, free_throw: bool) -> Judged:
         """Rule 1908 B.2's throw, or B.3's Free Throw: the die is drawn for this action."""
         target = find_player_by_name(self.session, str(context.args.get("target", ""))).name
-        number = _held_number(context, rotten_first=False, kind=rules.TOMATO.name)
+        if free_throw and not _entitled(context.state, context.player, target, context.at):
+            # The claim is judged before the Tomato: without the right there is no claim.
+            raise IllegalActionError(
+                f"you are not entitled to a Free Throw against {target}", rule=RULE_FREE_THROWS
+            )
+        rule = RULE_FREE_THROWS if free_throw else RULE_FOOD_FIGHTS
+        number = _held_number(context, rotten_first=False, kind=rules.TOMATO.name, rule=rule)
         source = turn_draws(self.session, self.services, context.turn)
         outcome = rules.throw(
             context.state, context.player, number, target, context.at, source, free_throw=free_throw
@@ -296,9 +308,18 @@ def _number(args: Mapping[str, Any]) -> int | None:
     return int(number) if isinstance(number, int) else None
 
 
-def _held_number(context: _Context, *, rotten_first: bool, kind: str = "") -> int:
+def _entitled(state: rules.GardenState, player: str, target: str, at: Moment) -> bool:
+    """Whether ``player`` holds a Free Throw against ``target`` not yet lost (1908 B.3)."""
+    return any(
+        (right.owner, right.picker) == (player, target) and at < right.expires
+        for right in state.free_throws
+    )
+
+
+def _held_number(context: _Context, *, rotten_first: bool, kind: str = "", rule: str = "") -> int:
     """The Fruit the player means: the number written, or the oldest e holds of the kind
-    (a Rotten Tomato first when planting, rule 1908 B.1)."""
+    (a Rotten Tomato first when planting, rule 1908 B.1); the refusal cites ``rule`` or
+    the Fruit's own."""
     number = _number(context.args)
     if number is not None:
         return number
@@ -306,7 +327,7 @@ def _held_number(context: _Context, *, rotten_first: bool, kind: str = "") -> in
     held = [fruit for fruit in context.state.fruit_held_by(context.player) if fruit.kind == kind]
     if not held:
         fruit_type = rules.FRUIT_TYPES.get(kind)
-        rule = fruit_type.rule if fruit_type is not None else RULE_FRUITS
+        rule = rule or (fruit_type.rule if fruit_type is not None else RULE_FRUITS)
         raise IllegalActionError(f"you hold no {kind or 'Fruit'}", rule=rule)
     if rotten_first and context.args.get("rotten"):
         held.sort(key=lambda fruit: not fruit.rotten)

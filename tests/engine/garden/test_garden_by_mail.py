@@ -411,6 +411,8 @@ def test_a_free_throw_and_a_throw_are_drawn_with_proof_lines(world: World) -> No
     assert free[:2] == ("garden.claim", "applied")
     assert "draw-v1 context=post-" in free[2] and "bounds=1..20" in free[2]
     assert "Hit; the Tomato is destroyed; Dave is Hit and becomes Stained" in free[2]
+    # Dave picked in Alice's Garden: he has no Free Throw against her (1908 B.3).
+    assert ruling_of(world.scratch, "not entitled to a Free Throw against Alice")[1] == "rejected"
     throw = ruling_of(world.scratch, "(a throw, 1d4")
     assert throw[:2] == ("garden.throw", "applied") and "bounds=1..4" in throw[2]
     report = verify_archive(world.archive)
