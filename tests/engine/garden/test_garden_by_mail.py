@@ -54,7 +54,7 @@ from bot.engine import ledger
 from bot.engine.games.garden_state import StoredGardens
 from bot.engine.holdings import POINTS, TILDEX
 from bot.engine.players import find_player_by_name
-from bot.engine.views import game_view
+from bot.engine.views import game_view, views_of
 from bot.engine.worker import process_queue
 from bot.games.economy import Moment
 from bot.games.garden import GardenState
@@ -344,6 +344,12 @@ def view(app: App) -> dict[str, Any]:
         return dict(game_view(session, app.services, "garden").data)
 
 
+def every_view(app: App, name: str) -> tuple[str, Any]:
+    with app.session_factory() as session:
+        shown = game_view(session, app.services, name, at=END)
+        return shown.text, shown.data
+
+
 def ruling_of(app: App, fragment: str) -> tuple[str, str, str]:
     (found,) = [ruling for ruling in rulings(app) if fragment in ruling[2]]
     return found
@@ -461,6 +467,8 @@ def test_the_bot_over_imap_rules_the_same(world: World) -> None:
     assert rulings(world.live) == rulings(world.scratch)
     assert gardens(world.live) == gardens(world.scratch)
     assert balances(world.live) == balances(world.scratch)
+    for name in views_of(world.scratch.services.games):
+        assert every_view(world.live, name) == every_view(world.scratch, name), name
 
 
 def test_the_list_archive_alone_gives_the_same_gardens_and_mails(world: World) -> None:
@@ -469,6 +477,8 @@ def test_the_list_archive_alone_gives_the_same_gardens_and_mails(world: World) -
     assert "refused" not in statuses and "shunted" not in statuses
     assert gardens(world.replayed) == gardens(world.scratch)
     assert view(world.replayed) == view(world.scratch)
+    for name in views_of(world.scratch.services.games):
+        assert every_view(world.replayed, name) == every_view(world.scratch, name), name
     assert balances(world.replayed) == balances(world.scratch)
     assert reports(world.replayed) == reports(world.scratch)
     assert list_mails(world.replayed) == list_mails(world.scratch)
