@@ -94,6 +94,7 @@ REFEREED_ACTIONS = frozenset(
         "garden.throw",
         "garden.claim",
         "garden.permit",
+        "garden.withdraw",
     ]
 )
 

@@ -108,6 +108,7 @@ class GardenAdapter:
             "garden.throw": self._throw,
             "garden.claim": self._claim,
             "garden.permit": self._permit,
+            "garden.withdraw": self._withdraw,
         }
         at = moment_of(self.services, turn.occurred_at)
         try:
@@ -255,6 +256,11 @@ class GardenAdapter:
         grantee = find_player_by_name(self.session, str(context.args.get("grantee", ""))).name
         until = _until(context.at, str(context.args.get("lasting") or ""))
         outcome = rules.permit_picking(context.state, context.player, grantee, context.at, until)
+        return outcome, (), ""
+
+    def _withdraw(self, context: _Context) -> Judged:
+        grantee = find_player_by_name(self.session, str(context.args.get("grantee", ""))).name
+        outcome = rules.withdraw_picking(context.state, context.player, grantee, context.at)
         return outcome, (), ""
 
     def _garden(self, written: object, player: str) -> GardenKey:

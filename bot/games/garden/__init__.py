@@ -28,6 +28,7 @@ from bot.games.garden.actions import (
     start,
     throw,
     water,
+    withdraw_picking,
 )
 from bot.games.garden.plants import (
     FRUIT_TYPES,
@@ -81,4 +82,5 @@ __all__ = [
     "state_to_json",
     "throw",
     "water",
+    "withdraw_picking",
 ]

@@ -44,6 +44,7 @@ from bot.games.garden.rules import (
     RULE_FREE_THROWS,
     RULE_FRUITS,
     RULE_GARDENS,
+    RULE_PERMISSION,
     RULE_STORE,
     RULE_THORNS,
     RULE_TOMATOES,
@@ -407,7 +408,28 @@ def permit_picking(
     permissions = state.permissions.granted(Permission(owner, picker, PICK, at, until))
     lasting = f" until {until.display()}" if until is not None else ""
     text = f"{owner} permits {picker} to pick from {garden_name(owner)}{lasting}"
-    return _finished(replace(state, permissions=permissions), at, (Happening("636", text),))
+    happening = Happening(RULE_PERMISSION, text)
+    return _finished(replace(state, permissions=permissions), at, (happening,))
+
+
+def withdraw_picking(
+    state: GardenState, owner: PlayerKey, picker: PlayerKey, at: Moment
+) -> Outcome:
+    """Rule 636: ``owner`` withdraws the permission e gave ``picker`` to pick in eir Garden;
+    picking from ``at`` on is without it (1908 B.3's Free Throw).  Raises
+    ``IllegalActionError`` when no such permission is in force."""
+    state.check_player(owner)
+    state.check_player(picker)
+    if not state.permissions.allows(owner, picker, PICK, at):
+        raise IllegalActionError(
+            f"{picker} has no permission of yours to pick from {garden_name(owner)}",
+            rule=RULE_PERMISSION,
+        )
+    permissions = state.permissions.withdrawn(owner, picker, PICK, at)
+    text = f"{owner} withdraws {picker}'s permission to pick from {garden_name(owner)}"
+    return _finished(
+        replace(state, permissions=permissions), at, (Happening(RULE_PERMISSION, text),)
+    )
 
 
 # -- throwing (1908 B.2, B.3) -----------------------------------------------

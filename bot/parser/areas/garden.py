@@ -92,6 +92,9 @@ class GardenTransformer(CommonTransformer):
     def claim(self, children: list[object]) -> ActionReading:
         return ActionReading("garden.claim", {"target": str(children[-1])})
 
+    def withdraw(self, children: list[object]) -> ActionReading:
+        return ActionReading("garden.withdraw", {"grantee": str(children[0])})
+
     def permit(self, children: list[object]) -> ActionReading:
         lasting = children[1] if len(children) > 1 else ""
         return ActionReading("garden.permit", {"grantee": str(children[0]), "lasting": lasting})
@@ -135,6 +138,8 @@ AREA = Area(
         r"claim",
         r"permit",
         r"allow",
+        r"withdraw",
+        r"revoke",
     ),
     terminals={
         "SEEDS": "Thorn Seeds, with how many (a Thorn Seed, two Thorn Seeds)",

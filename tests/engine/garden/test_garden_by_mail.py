@@ -174,6 +174,7 @@ POSTS: tuple[tuple[int, int, int, str, str], ...] = (
     (11, 10, 10, "Dave", "I throw a Tomato at Carol. I claim a Free Throw against Alice."),
     (12, 9, 0, "Bob", "I burn a Thorn Bush."),
     (12, 9, 10, "Dave", "I pay 3~ for watering Carol's Garden."),
+    (12, 9, 20, "Alice", "I withdraw my permission for Carol to pick from my Garden."),
     # nweek 3: Tomatoes again; nobody has watered since nweek 2's first Checking Period.
     (
         21,
@@ -403,6 +404,8 @@ def test_picking_limits_permissions_and_thorns(world: World) -> None:
     assert arms[1] == "rejected"
     slowly = ruling_of(world.scratch, "because you spent so much time")
     assert slowly[1] == "rejected" and "from nweek 2, nday 4" in slowly[2]
+    withdrawn = ruling_of(world.scratch, "Alice withdraws Carol's permission")
+    assert withdrawn[:2] == ("garden.withdraw", "applied")
     slow = ruling_of(world.scratch, "Carol Picked Slowly in Alice's Garden")
     assert "Free Throw" not in slow[2] and "scratched" not in slow[2]
     dave = [r for r in rulings(world.scratch) if r[0] == "garden.pick" and "Dave picked" in r[2]]
