@@ -51,6 +51,7 @@ from bot.games import dice
 from bot.games import garden as rules
 from bot.games.economy import Moment, Payment
 from bot.games.errors import ActionError, IllegalActionError
+from bot.games.garden.buying import buy
 from bot.games.garden.plants import GardenKey
 from bot.games.garden.rules import (
     RULE_BURNING,
@@ -193,9 +194,7 @@ class GardenAdapter:
         count = context.args.get("count", 1)
         outcome = rules.Outcome(context.state)
         for _ in range(count if isinstance(count, int) and count > 0 else 1):
-            bought = rules.buy(
-                outcome.state, context.player, rules.THORN_SEED.name, price, context.at
-            )
+            bought = buy(outcome.state, context.player, rules.THORN_SEED.name, price, context.at)
             outcome = rules.Outcome(
                 bought.state,
                 (*outcome.happenings, *bought.happenings),

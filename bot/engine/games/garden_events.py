@@ -29,7 +29,8 @@ from bot.engine.views import View
 from bot.games import dice, ntime
 from bot.games import garden as rules
 from bot.games.economy import Happening, Moment, draw_proofs
-from bot.games.garden.rules import THORN_SEED_PRICE
+from bot.games.garden.beginning import start_with_vines
+from bot.games.garden.buying import THORN_SEED_PRICE
 from bot.outbound.compose import compose_report
 from bot.store.models import DiceSeed
 
@@ -61,7 +62,7 @@ def synced(
     state = stored.load(session)
     if state is None:
         vines = services.settings.section(NAME, GardenSettings).town_square_vines
-        outcome = rules.start(names, at, vines)
+        outcome = start_with_vines(names, at, vines)
         return outcome.state, outcome.happenings
     for name in names:
         state = state.with_player(name)

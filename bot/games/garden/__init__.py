@@ -2,8 +2,9 @@
 
 Modules: ``plants`` (the types of Plant and Fruit and their objects),
 ``state`` (every Garden, Plant and Fruit, and what the rules count),
-``actions`` (buying Thorn Seeds from the Store, rule 1911; watering,
-planting, burning, picking, throwing, permissions),
+``actions`` (watering, planting, burning, picking, throwing, permissions),
+``buying`` (a Thorn Seed from the Store, rule 1911), ``beginning`` (a game
+that begins with Vines),
 ``timed`` (the Checkpoint and nweek-start events in rule 3 C's order),
 ``invariants`` (rule 1909's Thorn Bush in the Town Square), ``render``
 (Chauncey's display, rule 625 D.4) and ``serialize`` (the state as JSON).
@@ -19,7 +20,6 @@ from bot.games.garden.actions import (
     STAINED,
     Outcome,
     burn,
-    buy,
     fruit_to_pick,
     permanent_honor,
     permit_picking,
@@ -68,7 +68,6 @@ __all__ = [
     "Outcome",
     "Plant",
     "burn",
-    "buy",
     "events_at",
     "fruit_to_pick",
     "permanent_honor",

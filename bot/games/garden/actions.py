@@ -30,9 +30,10 @@ from bot.games.economy import (
     convert,
     restore_invariants,
 )
+from bot.games.economy.permissions import RULE_PERMISSION
 from bot.games.errors import IllegalActionError
 from bot.games.garden.invariants import INVARIANTS
-from bot.games.garden.plants import THORN_BUSH, THORN_SEED, TOMATO, VINE, Fruit, GardenKey
+from bot.games.garden.plants import THORN_BUSH, TOMATO, Fruit, GardenKey
 from bot.games.garden.rules import (
     BURNING_REWARD,
     FREE_THROW_NDAYS,
@@ -44,12 +45,9 @@ from bot.games.garden.rules import (
     RULE_FREE_THROWS,
     RULE_FRUITS,
     RULE_GARDENS,
-    RULE_PERMISSION,
-    RULE_STORE,
     RULE_THORNS,
     RULE_TOMATOES,
     RULE_TOWN_SQUARE,
-    RULE_VINES,
     THORN_SCRATCH_POINTS,
 )
 from bot.games.garden.state import ForeignPicks, FreeThrow, GardenState
@@ -102,40 +100,13 @@ def _finished(
     return Outcome(state, (*happenings, *restored), payments)
 
 
-def start(players: tuple[PlayerKey, ...], at: Moment, vines: int = 0) -> Outcome:
+def start(players: tuple[PlayerKey, ...], at: Moment) -> Outcome:
     """The Gardens when the game starts: one empty Garden per player (rule 1902 A), the
-    Town Square (1902 C) with ``vines`` Vines growing in it (a game that starts with
-    Tomatoes to be had: no rule creates the first Vine), and the Thorn Bush rule 1909
-    creates there when none exists."""
+    Town Square (1902 C), and the Thorn Bush rule 1909 creates there when none exists."""
     state = GardenState()
     for player in players:
         state = state.with_player(player)
-    happenings: tuple[Happening, ...] = ()
-    if vines:
-        state = state.with_plants(((VINE.name, None),) * vines, at)
-        numbers = ", ".join(str(plant.number) for plant in state.plants)
-        happenings = (
-            Happening(RULE_VINES, f"the Town Square holds {vines} Vine(s): Plant(s) {numbers}"),
-        )
-    return _finished(state, at, happenings)
-
-
-# -- buying from the Store (1911) --------------------------------------------
-
-
-def buy(state: GardenState, player: PlayerKey, kind: str, price: int, at: Moment) -> Outcome:
-    """Rule 1911: "Any player may Buy an object from the Store [...] give a quantity of
-    tildex equal to the price of said object to the Store.  The Store then creates an
-    instance of that object type and gives it to the purchasing player."  The Thorn Seed
-    (130~) is the Store's one Fruit; the engine's ledger makes the payment."""
-    state.check_player(player)
-    if kind != THORN_SEED.name:
-        raise IllegalActionError(f"the Store sells no {kind} among the Fruits", rule=RULE_STORE)
-    state = state.with_held_fruit(kind, player, at)
-    made = f"{kind} {state.next_number - 1}"
-    text = f"{player} bought {made} from the Store for {price}~"
-    payment = Payment(player, -price, "tildex", RULE_STORE, f"{made} from the Store")
-    return _finished(state, at, (Happening(RULE_STORE, text),), (payment,))
+    return _finished(state, at, ())
 
 
 # -- watering (1902 A) ------------------------------------------------------
@@ -408,8 +379,7 @@ def permit_picking(
     permissions = state.permissions.granted(Permission(owner, picker, PICK, at, until))
     lasting = f" until {until.display()}" if until is not None else ""
     text = f"{owner} permits {picker} to pick from {garden_name(owner)}{lasting}"
-    happening = Happening(RULE_PERMISSION, text)
-    return _finished(replace(state, permissions=permissions), at, (happening,))
+    return _finished(replace(state, permissions=permissions), at, (Happening("636", text),))
 
 
 def withdraw_picking(
@@ -427,9 +397,8 @@ def withdraw_picking(
         )
     permissions = state.permissions.withdrawn(owner, picker, PICK, at)
     text = f"{owner} withdraws {picker}'s permission to pick from {garden_name(owner)}"
-    return _finished(
-        replace(state, permissions=permissions), at, (Happening(RULE_PERMISSION, text),)
-    )
+    happening = Happening(RULE_PERMISSION, text)
+    return _finished(replace(state, permissions=permissions), at, (happening,))
 
 
 # -- throwing (1908 B.2, B.3) -----------------------------------------------

@@ -28,10 +28,10 @@ from bot.games.garden import (
     pick,
     plant,
     run_timed,
-    start,
     throw,
     water,
 )
+from bot.games.garden.beginning import start_with_vines
 from bot.store.models import (
     GardenFreeThrowRow,
     GardenFruitRow,
@@ -51,7 +51,7 @@ def grown(nweeks: int) -> GardenState:
     watered every Checking Period; from nweek 2 on Alice picks a Tomato in Bob's Garden
     each nweek and plants it in the Town Square once it is Rotten (the Vines multiply up to
     rule 1902 A's 10-Plant cap)."""
-    state = start(PLAYERS, Moment(0), vines=1).state
+    state = start_with_vines(PLAYERS, Moment(0), 1).state
     state = state.with_plants((("Vine", "alice"), ("Vine", "bob")), Moment(0, 60))
     for nweek in range(nweeks):
         for first in (0, 3, 7):

@@ -6,7 +6,9 @@ import pytest
 
 from bot.games.economy import Moment, Payment
 from bot.games.errors import IllegalActionError
-from bot.games.garden import TOWN_SQUARE, buy, plant, start
+from bot.games.garden import TOWN_SQUARE, plant, start
+from bot.games.garden.beginning import start_with_vines
+from bot.games.garden.buying import buy
 
 AT = Moment.at(0, 1, 3600)  # nweek 1, nday 2, 01:00
 
@@ -41,7 +43,11 @@ def test_the_store_sells_no_tomatoes_and_only_to_players() -> None:
 
 def test_a_game_may_start_with_vines_in_the_town_square() -> None:
     # No rule creates the first Vine (1908 B.1: Vines come from Rotten Tomatoes only).
-    outcome = start(("alice",), Moment(0), vines=2)
+    outcome = start_with_vines(("alice",), Moment(0), 2)
     kinds = [plant.kind for plant in outcome.state.plants_in(TOWN_SQUARE)]
-    assert kinds == ["Vine", "Vine", "Thorn Bush"]  # and rule 1909's Thorn Bush
-    assert [h.rule for h in outcome.happenings] == ["1908 A", "1909"]
+    assert kinds == ["Thorn Bush", "Vine", "Vine"]  # rule 1909's Thorn Bush first
+    assert [h.text for h in outcome.happenings] == [
+        "no Thorn Bushes existed, so one is created in the Town Square: Plant 1",
+        "the Town Square holds 2 Vine(s): Plant(s) 2, 3",
+    ]
+    assert start_with_vines(("alice",), Moment(0), 0) == start(("alice",), Moment(0))
