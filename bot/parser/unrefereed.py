@@ -99,14 +99,8 @@ SUBGAMES: tuple[Subgame, ...] = (
         "Thorns",
         "1909",
         "004",
-        ("pick", "plant", "buy", "purchase"),
-        (
-            r"pick\s+(?:\w+\s+){0,4}?slowly",
-            rf"plant\s+{OWNER}?thorn\s+seeds?",
-            # The Store sells them (1911), but they are Thorns' Fruit: the Gardens
-            # referee them, and the Store's other items stay with "store".
-            rf"(?:buy|purchase)\s+{OWNER}?thorn\s+seeds?",
-        ),
+        ("pick", "plant"),
+        (r"pick\s+(?:\w+\s+){0,4}?slowly", rf"plant\s+{OWNER}?thorn\s+seeds?"),
     ),
     Subgame(
         "more_plants",
@@ -139,10 +133,9 @@ SUBGAMES: tuple[Subgame, ...] = (
         "Gardening 101",
         "1902",
         "004",
-        ("water", "pick", "burn", "pay"),
+        ("water", "pick", "burn"),
         (
             rf"water\s+{GARDEN}",
-            rf"pay\s+\d+\s*(?:~|tildex)\s+for\s+watering\s+{GARDEN}",
             r"water\s+(?:my|the|eir|\w+['’]s)\s+(?:\w+\s+)?garden",
             rf"pick\s+{OWNER}?{FRUIT}",
             rf"pick\s+(?:\w+\s+){{0,3}}?from\s+{GARDEN}",
@@ -157,11 +150,21 @@ SUBGAMES: tuple[Subgame, ...] = (
         ("buy", "purchase", "use", "send"),
         (
             rf"(?:buy|purchase)\s+{OWNER}?{STORE_ITEM}",
-            # Thorn Seeds from the Store are Thorns' (above), refereed with the Gardens.
+            # Thorn Seeds are the next entry's, so that the Gardens can take them alone.
             r"(?:buy|purchase)\s+(?!(?:\w+\s+)?thorn\s+seeds?\b)(?:\w+\s+){1,4}?from\s+the\s+store",
             rf"use\s+{OWNER}?(?:fluffy|hungry|ninja)\s+bunn(?:y|ies)",
             rf"send\s+{OWNER}?(?:fluffy|hungry|ninja)\s+bunn(?:y|ies)",
         ),
+    ),
+    # The Store's Thorn Seeds ("These are defined by r1909"), answered as the Store's
+    # actions are; a game that referees the Gardens takes them apart from the rest.
+    Subgame(
+        "thorn_seeds",
+        "At a retailer near You",
+        "1911",
+        "004",
+        ("buy", "purchase"),
+        (rf"(?:buy|purchase)\s+{OWNER}?thorn\s+seeds?",),
     ),
     Subgame(
         "arena",

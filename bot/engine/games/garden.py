@@ -388,7 +388,7 @@ GARDENS = Game(
     areas=(garden_area.AREA,),
     # Thorn Seeds are the one Store item refereed here; the other Store actions
     # (Bunnies, Arena Tools) stay unrefereed, so "store" is not taken.
-    refereed_subgames=("gardens", "tomatoes", "thorns"),
+    refereed_subgames=("gardens", "tomatoes", "thorns", "thorn_seeds"),
     settings_type=GardenSettings,
     renames=(rename_in_gardens,),
     views=(StateView(NAME, "every Garden, its Plants and Fruit (rule 625 D.4)", garden_view),),

@@ -26,7 +26,12 @@ from bot.testing.apps import pipeline_with
 from bot.testing.case_table import load_cases, observed
 
 PARSER_TESTS = Path(__file__).parents[2] / "parser"
-TAKEN = ("unrefereed.gardens", "unrefereed.tomatoes", "unrefereed.thorns")
+TAKEN = (
+    "unrefereed.gardens",
+    "unrefereed.tomatoes",
+    "unrefereed.thorns",
+    "unrefereed.thorn_seeds",
+)
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +43,7 @@ def test_without_the_game_its_actions_are_not_refereed() -> None:
     # The default areas: what a deployment without the game reads.
     found = parse_post("I buy a Thorn Seed. I water my Garden. I throw a Tomato at Bob.")
     assert [action.action for action in found.actions] == [
-        "unrefereed.thorns",
+        "unrefereed.thorn_seeds",
         "unrefereed.gardens",
         "unrefereed.tomatoes",
     ]
@@ -66,7 +71,7 @@ def test_every_other_sentence_reads_as_without_the_game(playing: PipelineSetting
     for text, before in changed:
         actions = {str(entry.get("action")) for entry in before}
         assert actions & set(TAKEN), text
-    assert len(changed) == 17
+    assert len(changed) == 19
 
 
 def test_the_grammar_composed_with_the_game_has_no_lalr_conflicts(
