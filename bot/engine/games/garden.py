@@ -8,13 +8,15 @@ Readings are in docs/readings.md ("Gardens, Tomatoes and Thorns").
 
 Actions, in the seeds' words: "I buy a Thorn Seed" (1911, 130~ to the
 Store), "I plant my Thorn Seed in my Garden" (1909), "I plant my Rotten
-Tomato in Bob's Garden" (1908 B.1), "I water my Garden" or another's
-(1902 A: any player may pay for watering any garden), "I pick a Tomato from
-Bob's Garden" (1902 B), "I pick slowly from Bob's Garden" (1909), "I burn
-my Vine" (1902 D), "I throw a Tomato at Bob" (1908 B.2), "I claim a Free
-Throw against Bob" (1908 B.3) and "I permit Bob to pick from my Garden this
-nweek" (rule 636).  Gardens are named by their owners' names; a rename
-(rule 151) rewrites the rows, a forfeit (rule 14) takes the Garden away.
+Tomato in Bob's Garden" (1908 B.1), "I water my Garden" or another's and
+"I pay 3~ for watering Bob's Garden" (1902 A: any player may pay for
+watering any garden), "I pick a Tomato from Bob's Garden" (1902 B), "I pick
+slowly from Bob's Garden" (1909), "I burn my Vine" (1902 D), "I throw a
+Tomato at Bob" (1908 B.2), "I claim a Free Throw against Bob" (1908 B.3),
+"I permit Bob to pick from my Garden this nweek" and "I withdraw my
+permission for Bob to pick from my Garden" (rule 636).  Gardens are named
+by their owners' names; a rename (rule 151) rewrites the rows, a forfeit
+(rule 14) takes the Garden away.
 """
 
 from __future__ import annotations
