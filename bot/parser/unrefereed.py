@@ -39,7 +39,7 @@ PLANT = (
 GARDEN = r"(?:(?:my|the|a|[^\W\d_][\w-]*['’]s)\s+garden|the\s+town\s+square)"
 STORE_ITEM = (
     r"(?:(?:fluffy|hungry|ninja)\s+bunn(?:y|ies)|smoke\s+bombs?|shieldkits?|water\s+jets?"
-    r"|air\s+jets?|flame\s*throwers?|rocks?|thorn\s+seeds?)"
+    r"|air\s+jets?|flame\s*throwers?|rocks?)"
 )
 CUBE = r"\(\s*\d\s*,\s*\d\s*,\s*\d\s*\)"
 STAT = r"av(?:power|speed|strength|skill)"
@@ -150,10 +150,21 @@ SUBGAMES: tuple[Subgame, ...] = (
         ("buy", "purchase", "use", "send"),
         (
             rf"(?:buy|purchase)\s+{OWNER}?{STORE_ITEM}",
-            r"(?:buy|purchase)\s+(?:\w+\s+){1,4}?from\s+the\s+store",
+            # Thorn Seeds are the next entry's, so that the Gardens can take them alone.
+            r"(?:buy|purchase)\s+(?!(?:\w+\s+)?thorn\s+seeds?\b)(?:\w+\s+){1,4}?from\s+the\s+store",
             rf"use\s+{OWNER}?(?:fluffy|hungry|ninja)\s+bunn(?:y|ies)",
             rf"send\s+{OWNER}?(?:fluffy|hungry|ninja)\s+bunn(?:y|ies)",
         ),
+    ),
+    # The Store's Thorn Seeds ("These are defined by r1909"), answered as the Store's
+    # actions are; a game that referees the Gardens takes them apart from the rest.
+    Subgame(
+        "thorn_seeds",
+        "At a retailer near You",
+        "1911",
+        "004",
+        ("buy", "purchase"),
+        (rf"(?:buy|purchase)\s+{OWNER}?thorn\s+seeds?",),
     ),
     Subgame(
         "arena",

@@ -420,3 +420,92 @@ class ElectionBallotRow(Base):
     choices: Mapped[list[str]] = mapped_column(JSON)
     cast_at: Mapped[datetime] = mapped_column(UtcDateTime())
     message_id: Mapped[str] = mapped_column(String(998))
+
+
+class GardenPlantRow(Base):
+    """One living Plant of the Gardens (rules 1902, 1908, 1909): a row each, indexed by Garden.
+
+    ``number`` is the Gardens' own object number (Plants and Fruit share one
+    series); ``garden`` its owner's name, empty for the Town Square (1902 C).
+    A destroyed Plant's row is deleted: the display and the rulings name
+    what happened, and a post reads only what lives.
+    """
+
+    __tablename__ = "garden_plant"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, index=True)
+    kind: Mapped[str] = mapped_column(String(50))
+    garden: Mapped[str] = mapped_column(String(200), index=True)
+    planted_ndays: Mapped[int] = mapped_column(Integer)
+    planted_second: Mapped[int] = mapped_column(Integer)
+
+
+class GardenFruitRow(Base):
+    """One existing Fruit: on a Plant (``plant``, its number) or held (``holder``)."""
+
+    __tablename__ = "garden_fruit"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, index=True)
+    kind: Mapped[str] = mapped_column(String(50))
+    created_ndays: Mapped[int] = mapped_column(Integer)
+    created_second: Mapped[int] = mapped_column(Integer)
+    plant: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    holder: Mapped[str | None] = mapped_column(String(200), nullable=True, index=True)
+    rotten: Mapped[bool] = mapped_column(default=False)
+
+
+class GardenPermissionRow(Base):
+    """Rule 636: ``grantor`` lets ``grantee`` do ``scope`` ("pick" in eir Garden) from
+    ``begins`` until ``ends`` (Clock time: nday count and second; no end: for good).
+    Deleted once ended, at the next Checkpoint."""
+
+    __tablename__ = "garden_permission"
+    __table_args__ = (Index("ix_garden_permission_grantor_grantee", "grantor", "grantee"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    grantor: Mapped[str] = mapped_column(String(200))
+    grantee: Mapped[str] = mapped_column(String(200))
+    scope: Mapped[str] = mapped_column(String(50))
+    begins_ndays: Mapped[int] = mapped_column(Integer)
+    begins_second: Mapped[int] = mapped_column(Integer)
+    ends_ndays: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    ends_second: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class GardenFreeThrowRow(Base):
+    """Rule 1908 B.3: ``owner`` may throw a Free Throw at ``picker`` until ``expires``
+    (Clock time), for the picking ``cause`` names.  Deleted when thrown or lost."""
+
+    __tablename__ = "garden_free_throw"
+    __table_args__ = (Index("ix_garden_free_throw_owner_picker", "owner", "picker"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    owner: Mapped[str] = mapped_column(String(200))
+    picker: Mapped[str] = mapped_column(String(200))
+    expires_ndays: Mapped[int] = mapped_column(Integer)
+    expires_second: Mapped[int] = mapped_column(Integer)
+    cause: Mapped[str] = mapped_column(Text)
+
+
+class GardenRecordRow(Base):
+    """One smaller record of the Gardens, a row each.
+
+    ``kind`` says which: a player with a Garden (1902 A), a payment for
+    watering in a Checking Period (1902 A), the gardens a player picked in
+    this Checking Period (1902 B, 1909), a lasting effect (a Stain, a Pick
+    Slowly), a quota's count, and the counters.  ``player`` is the player it
+    belongs to, indexed with ``kind``; ``data`` the record as
+    ``bot.games.garden.serialize`` writes it.  Records that can no longer
+    matter are deleted at each Checkpoint, so the rows do not grow with the
+    game's age.
+    """
+
+    __tablename__ = "garden_record"
+    __table_args__ = (Index("ix_garden_record_kind_player", "kind", "player"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(30))
+    player: Mapped[str] = mapped_column(String(200))
+    data: Mapped[Any] = mapped_column(JSON)

@@ -10,6 +10,8 @@ sentences that must *not* be read: intents, reports, comments (rule 8),
 prose sharing a verb with an action, and ambiguous sentences (answered with
 their readings, none taken).  ``unrefereed.txt`` holds the actions of the
 seeds' subgames that the bot does not referee, each answered "not refereed".
+A file whose header says ``# enabled games: <names>`` is read as a deployment
+that enables those games besides the defaults reads it (``garden.txt``).
 
 Each post goes through the pipeline's own text stage (``visible_text``, which
 drops comments) and then ``parse_post``.
@@ -17,7 +19,10 @@ drops comments) and then ``parse_post``.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,9 +31,11 @@ from bot.mail.visible import visible_text
 from bot.parser import ParseResult, parse_post
 from bot.parser.clauses import leading_words
 from bot.parser.unrefereed import SUBGAMES
+from bot.testing.apps import pipeline_with
 from bot.testing.case_table import Case, in_table_order, load_cases, observed
 
 PHRASINGS = Path(__file__).with_name("phrasings")
+ENABLED_GAMES = re.compile(r"^#\s*enabled games:\s*(.+)$", re.MULTILINE)
 CASES = [case for path in sorted(PHRASINGS.glob("*.txt")) for case in load_cases(path)]
 # Every action the grammars read, so that the corpus covers each one.
 REFEREED_ACTIONS = frozenset(
@@ -78,12 +85,56 @@ REFEREED_ACTIONS = frozenset(
         "elections.revoke",
         "elections.resign",
         "digest.request",
+        # Gardens, Tomatoes and Thorns (phrasings/garden.txt, the game enabled)
+        "garden.buy",
+        "garden.plant",
+        "garden.water",
+        "garden.pick",
+        "garden.burn",
+        "garden.throw",
+        "garden.claim",
+        "garden.permit",
+        "garden.withdraw",
     ]
 )
 
 
 def read(text: str) -> ParseResult:
     return parse_post(visible_text(text))
+
+
+@functools.cache
+def enabled_games(source: str) -> tuple[str, ...]:
+    """The games a corpus file's header enables besides the defaults."""
+    found = ENABLED_GAMES.search((PHRASINGS / source).read_text(encoding="utf-8"))
+    return tuple(found[1].replace(",", " ").split()) if found else ()
+
+
+class Readers:
+    """How a deployment enabling some games reads a post, built once per set of games."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.built: dict[tuple[str, ...], Callable[[str], ParseResult]] = {(): read}
+
+    def __call__(self, games: tuple[str, ...]) -> Callable[[str], ParseResult]:
+        if games not in self.built:
+            settings = pipeline_with(self.folder / "-".join(games), *games)
+
+            def read_with_games(text: str) -> ParseResult:
+                return parse_post(
+                    visible_text(text),
+                    areas=settings.areas,
+                    refereed_subgames=settings.refereed_subgames,
+                )
+
+            self.built[games] = read_with_games
+        return self.built[games]
+
+
+@pytest.fixture(scope="module")
+def readers(tmp_path_factory: pytest.TempPathFactory) -> Readers:
+    return Readers(tmp_path_factory.mktemp("phrasings"))
 
 
 def expected_actions(cases: list[Case]) -> Counter[str]:
@@ -104,8 +155,9 @@ def test_every_unrefereed_subgame_has_at_least_three_actions_in_the_seeds_words(
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{case.source}:{case.line}" for case in CASES])
-def test_phrasing(case: Case) -> None:
-    assert observed(case.text, read) == in_table_order(case.expected)
+def test_phrasing(case: Case, readers: Readers) -> None:
+    read_as_deployed = readers(enabled_games(case.source))
+    assert observed(case.text, read_as_deployed) == in_table_order(case.expected)
 
 
 def test_each_subgame_action_starts_with_one_of_its_verbs() -> None:

@@ -3,11 +3,14 @@
 Modules: ``plants`` (the types of Plant and Fruit and their objects),
 ``state`` (every Garden, Plant and Fruit, and what the rules count),
 ``actions`` (watering, planting, burning, picking, throwing, permissions),
+``buying`` (a Thorn Seed from the Store, rule 1911), ``beginning`` (a game
+that begins with Vines),
 ``timed`` (the Checkpoint and nweek-start events in rule 3 C's order),
 ``invariants`` (rule 1909's Thorn Bush in the Town Square, and rule 1918's
 Blood Fern where that rule is kept), ``more_plants`` (rule 1918's Lemon
 Trees and Sasquash Pods), ``render``
 (Chauncey's display, rule 625 D.4) and ``serialize`` (the state as JSON).
+Refereed by mail by ``bot.engine.games.garden``.
 Built on ``bot.games.economy``'s lasting effects, quotas, timed events and
 conversions.  Readings are in ``docs/readings.md``.  Players are named by
 the key the engine keeps for them, and that key is what the rulings print.
@@ -27,6 +30,7 @@ from bot.games.garden.actions import (
     start,
     throw,
     water,
+    withdraw_picking,
 )
 from bot.games.garden.more_plants import PodStage, import_lemon_tree, pod_stage
 from bot.games.garden.plants import (
@@ -93,4 +97,5 @@ __all__ = [
     "state_to_json",
     "throw",
     "water",
+    "withdraw_picking",
 ]

@@ -30,6 +30,7 @@ from bot.games.economy import (
     convert,
     restore_invariants,
 )
+from bot.games.economy.permissions import RULE_PERMISSION
 from bot.games.errors import IllegalActionError
 from bot.games.garden.invariants import INVARIANTS
 from bot.games.garden.plants import THORN_BUSH, TOMATO, Fruit, GardenKey
@@ -389,6 +390,25 @@ def permit_picking(
     lasting = f" until {until.display()}" if until is not None else ""
     text = f"{owner} permits {picker} to pick from {garden_name(owner)}{lasting}"
     return _finished(replace(state, permissions=permissions), at, (Happening("636", text),))
+
+
+def withdraw_picking(
+    state: GardenState, owner: PlayerKey, picker: PlayerKey, at: Moment
+) -> Outcome:
+    """Rule 636: ``owner`` withdraws the permission e gave ``picker`` to pick in eir Garden;
+    picking from ``at`` on is without it (1908 B.3's Free Throw).  Raises
+    ``IllegalActionError`` when no such permission is in force."""
+    state.check_player(owner)
+    state.check_player(picker)
+    if not state.permissions.allows(owner, picker, PICK, at):
+        raise IllegalActionError(
+            f"{picker} has no permission of yours to pick from {garden_name(owner)}",
+            rule=RULE_PERMISSION,
+        )
+    permissions = state.permissions.withdrawn(owner, picker, PICK, at)
+    text = f"{owner} withdraws {picker}'s permission to pick from {garden_name(owner)}"
+    happening = Happening(RULE_PERMISSION, text)
+    return _finished(replace(state, permissions=permissions), at, (happening,))
 
 
 # -- throwing (1908 B.2, B.3) -----------------------------------------------

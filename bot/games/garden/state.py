@@ -200,6 +200,11 @@ class GardenState:
         fruits = (*self.fruits, *(Fruit(n, kind, at, plant=plant.number) for n in numbers))
         return replace(self, fruits=fruits, next_number=self.next_number + count)
 
+    def with_held_fruit(self, kind: str, holder: PlayerKey, at: Moment) -> GardenState:
+        """A new Fruit of ``kind`` held by ``holder`` (bought from the Store, rule 1911)."""
+        fruit = Fruit(self.next_number, kind, at, holder=holder)
+        return replace(self, fruits=(*self.fruits, fruit), next_number=self.next_number + 1)
+
     def with_fruit(self, fruit: Fruit) -> GardenState:
         """``fruit`` replacing the Fruit of its number."""
         fruits = tuple(fruit if old.number == fruit.number else old for old in self.fruits)

@@ -16,6 +16,7 @@ from bot.games.garden import (
     pick,
     run_timed,
     start,
+    withdraw_picking,
 )
 
 SEED = bytes(range(32))
@@ -188,3 +189,18 @@ def test_what_has_ended_is_forgotten_at_the_next_checkpoint() -> None:
     assert state.free_throws and not state.effects.items and not state.picks
     state = run_timed(state, Moment.at(2, 3), DrawSource(SEED, "c")).state
     assert not state.free_throws
+
+
+def test_a_withdrawn_permission_no_longer_spares_the_free_throw() -> None:
+    # 636: the picker needs "the other player's explicit permission"; once the owner
+    # withdraws it, picking is "without that player's permission" again (1908 B.3).
+    state = permit_picking(orchard(), "bob", "alice", Moment.at(1, 0, 60)).state
+    withdrawn = withdraw_picking(state, "bob", "alice", Moment.at(1, 0, 120))
+    assert [h.text for h in withdrawn.happenings] == [
+        "bob withdraws alice's permission to pick from bob's Garden"
+    ]
+    outcome = pick(withdrawn.state, "alice", fruit_to_pick(state, "bob", "Tomato"), DURING)
+    assert len(outcome.state.free_throws) == 1
+    with pytest.raises(IllegalActionError, match="no permission of yours") as refused:
+        withdraw_picking(withdrawn.state, "bob", "alice", DURING)
+    assert refused.value.rule == "636"

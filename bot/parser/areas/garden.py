@@ -1,0 +1,154 @@
+"""Transformer and triggers for grammar/garden.lark: Gardens, Tomatoes and Thorns (seed 004).
+
+Buying a Thorn Seed (rule 1911), planting (1908 B.1, 1909), watering
+(1902 A), picking, also slowly (1902 B, 1909), burning (1902 D), throwing
+and Free Throws (1908 B.2, B.3), and rule 636's permission to pick.  Names
+and Fruit are kept as written; the engine resolves them
+(``bot.engine.games.garden``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lark import Token
+
+from bot.parser.area import ActionReading, Area
+from bot.parser.areas.common import CommonTransformer
+
+TOWN_SQUARE = ""  # how the args name the Town Square (rule 1902 C): no owner
+COUNT_WORDS = {
+    word: number
+    for number, word in enumerate(
+        ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), 1
+    )
+}
+
+
+def _words(token: Token) -> str:
+    """``Rotten  tomato`` as ``Rotten Tomato``: the kind as the rules spell it."""
+    return " ".join(word.capitalize() for word in str(token).split())
+
+
+class GardenTransformer(CommonTransformer):
+    """Builds ``garden.buy``, ``garden.plant``, ``garden.water``, ``garden.pick``,
+    ``garden.burn``, ``garden.throw``, ``garden.claim`` and ``garden.permit``."""
+
+    def action(self, children: list[ActionReading]) -> ActionReading:
+        return children[0]
+
+    def own_garden(self, children: list[Token]) -> dict[str, object]:
+        return {"own": True}
+
+    def players_garden(self, children: list[Token]) -> dict[str, object]:
+        return {"owner": str(children[0])[:-2]}  # "Bob's" and "Bob’s" alike
+
+    def town_square(self, children: list[Token]) -> dict[str, object]:
+        return {"owner": TOWN_SQUARE}
+
+    def lasting(self, children: list[Token]) -> str:
+        return " ".join(str(children[-1]).lower().split())
+
+    def buy(self, children: list[Token]) -> ActionReading:
+        first = str(children[0]).split()[0].lower()
+        count = COUNT_WORDS.get(first, int(first) if first.isdigit() else 1)
+        return ActionReading("garden.buy", {"kind": "Thorn Seed", "count": count})
+
+    def plant(self, children: list[object]) -> ActionReading:
+        args = _fruit_args(children)
+        args["garden"] = _garden(children, default={"own": True})
+        return ActionReading("garden.plant", args)
+
+    def water(self, children: list[object]) -> ActionReading:
+        return ActionReading("garden.water", {"garden": _garden(children)})
+
+    def pay(self, children: list[object]) -> ActionReading:
+        amount = next(
+            str(c) for c in children if isinstance(c, Token) and c.type.endswith("TILDEX")
+        )
+        tildex = int("".join(ch for ch in amount if ch.isdigit()))
+        return ActionReading("garden.water", {"garden": _garden(children), "amount": tildex})
+
+    def pick(self, children: list[object]) -> ActionReading:
+        args = _fruit_args(children)
+        args.update(garden=_garden(children), slowly=False)
+        return ActionReading("garden.pick", args)
+
+    def pick_slowly(self, children: list[object]) -> ActionReading:
+        args = _fruit_args(children)
+        args.update(garden=_garden(children), slowly=True)
+        return ActionReading("garden.pick", args)
+
+    def burn(self, children: list[object]) -> ActionReading:
+        kind, number = _kind_and_number(children, "PLANT")
+        garden = _garden(children, default={"own": True})
+        return ActionReading("garden.burn", {"kind": kind, "number": number, "garden": garden})
+
+    def throw(self, children: list[object]) -> ActionReading:
+        args = _fruit_args(children)
+        args["target"] = str(children[-1])
+        return ActionReading("garden.throw", args)
+
+    def claim(self, children: list[object]) -> ActionReading:
+        return ActionReading("garden.claim", {"target": str(children[-1])})
+
+    def withdraw(self, children: list[object]) -> ActionReading:
+        return ActionReading("garden.withdraw", {"grantee": str(children[0])})
+
+    def permit(self, children: list[object]) -> ActionReading:
+        lasting = children[1] if len(children) > 1 else ""
+        return ActionReading("garden.permit", {"grantee": str(children[0]), "lasting": lasting})
+
+
+def _kind_and_number(children: Sequence[object], terminal: str) -> tuple[str, int | None]:
+    kind, number = "", None
+    for child in children:
+        if isinstance(child, Token) and child.type.endswith(terminal):
+            kind = _words(child)
+        elif isinstance(child, Token) and child.type.endswith("FRUIT_NUMBER"):
+            number = int(child)
+    return kind, number
+
+
+def _fruit_args(children: list[object]) -> dict[str, object]:
+    kind, number = _kind_and_number(children, "FRUIT")
+    rotten = kind.startswith("Rotten ")
+    return {"kind": kind.removeprefix("Rotten ") or "", "rotten": rotten, "number": number}
+
+
+def _garden(children: list[object], default: dict[str, object] | None = None) -> dict[str, object]:
+    for child in children:
+        if isinstance(child, dict):
+            return dict(child)
+    return dict(default or {})
+
+
+AREA = Area(
+    namespace="garden",
+    transformer=GardenTransformer,
+    triggers=(
+        r"buy",
+        r"purchase",
+        r"plant",
+        r"water",
+        r"pay",
+        r"pick",
+        r"burn",
+        r"throw",
+        r"claim",
+        r"permit",
+        r"allow",
+        r"withdraw",
+        r"revoke",
+    ),
+    terminals={
+        "SEEDS": "Thorn Seeds, with how many (a Thorn Seed, two Thorn Seeds)",
+        "FRUIT": "a Fruit (Tomato, Rotten Tomato, Thorn Seed)",
+        "PLANT": "a Plant (Vine, Thorn Bush, Plant)",
+        "FRUIT_NUMBER": "an object's number (Tomato 12)",
+        "PERIOD": "nweek, nday or Checking Period",
+        "TILDEX": "an amount of tildex (3~)",
+        "OWNER": "the owner's name with 's (Bob's)",
+    },
+    problems={},
+)

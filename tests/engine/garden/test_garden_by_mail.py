@@ -1,0 +1,496 @@
+"""Gardens, Tomatoes and Thorns (seed 004, rules 1902, 1908, 1909, 1911, 636) by mail.
+
+Four players over four nweeks.  In nweek 1 each buys Thorn Seeds from the
+Store (1911) and plants them (1909; Carol's try in Alice's Garden is
+refused); Alice waters twice (the second refused: watered already) and
+tries the Town Square (refused, 1902 C); Carol does not water and loses her
+Thorn Bush at the Checkpoint, and Dave, who paid for one Thorn Bush and
+planted a second, loses one of the two by a recorded draw (1902 A).  Alice
+then waters every Garden each Checking Period.  In nweek 2 every Plant bears
+(1902 B, two Thorn Seeds a Bush, a Tomato a Vine of the Town Square's two):
+Dave picks in three gardens he doesn't own, badly scratched up (1909), and
+the fourth is refused (1902 B); Alice permits Carol to pick (636), who Picks
+Slowly in Alice's Garden and is then refused in Bob's (1909); Bob fills his
+arms and the sixth Fruit is refused (1902 B); Alice's Free Throw hits Dave
+(1908 B.3), Dave throws a Tomato at Carol (B.2); Bob burns a Thorn Bush
+(1902 D).  Nobody waters in the second Checking Period, and every Garden
+dies of thirst.  In nweek 3 squirrels eat a Seed (1909) and Carol picks a
+Tomato she may not plant until it rots (1908 B.1, refused with the date);
+at nweek 4's start it rots in her hand, the Tomato left on its Vine falls
+and grows a Vine in the Town Square, and Carol plants hers in Bob's Garden.
+Then Bob renames himself Robert in the middle of a post (rule 151: his
+Garden, its Vine and his permissions are Robert's, and the post's next
+permission is given as Robert) and Dave forfeits (rule 14: his Garden, Fruit
+and Stain are gone); the unwatered Vine dies in Robert's Garden.
+
+The posts are played against a scratch bot, then reach a second bot over
+real IMAP (Dovecot); every mail to the list is pinned by a golden file; the
+list archive alone, replayed into a fresh database, gives the same Gardens,
+balances and mails, and ``verify-dice`` re-derives every draw from it.
+
+Refresh the golden files after a deliberate change with
+    NOMICBOT_UPDATE_GOLDEN=1 .venv/bin/pytest tests/engine/garden
+"""
+
+from __future__ import annotations
+
+import mailbox
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes
+from email.policy import default
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from bot.app import App, build_app
+from bot.audit import verify_archive
+from bot.config import DEFAULT_GAMES, GamesSettings, Settings
+from bot.engine import ledger
+from bot.engine.games.garden_state import StoredGardens
+from bot.engine.holdings import POINTS, TILDEX
+from bot.engine.players import find_player_by_name
+from bot.engine.views import game_view, views_of
+from bot.engine.worker import process_queue
+from bot.games.economy import Moment
+from bot.games.garden import GardenState
+from bot.ingress.imap import ImapPoller
+from bot.outbound.transports import MaildirTransport
+from bot.posts import compose_post, mbox_from_line
+from bot.runner import advance_to, replay_archive, store_message
+from bot.store.models import ActionRecord, Message, OutboxMessage
+from bot.testing.apps import append_to_mailbox, game_settings, imap_settings
+from bot.testing.dovecot import DovecotServer
+from bot.testing.go_game import LIST_ADDRESS
+from bot.testing.goldens import check_golden
+from bot.testing.records import recording_app
+from bot.trust.bot_key import GENERATED_RECORD
+
+PLAYERS = {
+    "Alice": "alice@example.test",
+    "Bob": "bob@example.test",
+    "Carol": "carol@example.test",
+    "Dave": "dave@example.test",
+}
+LIST_DELAY = timedelta(seconds=3)
+GOLDEN = Path(__file__).parent / "golden"
+EVERY_GARDEN = (
+    "I water my Garden. I water Bob's Garden. I water Carol's Garden. I water Dave's Garden."
+)
+
+
+def day(number: int, hour: int = 0, minute: int = 0) -> datetime:
+    """Day ``number`` of 2026 (the ntime epoch is 1 January; an nweek is ten days)."""
+    return datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=number - 1, hours=hour, minutes=minute)
+
+
+END = day(34, 1)
+# (day, hour, minute, player, body): Checkpoints fall at 00:00 on days 4, 8, 11, 14, 18, 21...
+POSTS: tuple[tuple[int, int, int, str, str], ...] = (
+    *(
+        (1, 8, minute, name, f"I want to become a player named {name}.")
+        for minute, name in zip((0, 5, 10, 15), PLAYERS, strict=True)
+    ),
+    (
+        1,
+        9,
+        0,
+        "Alice",
+        "I buy a Thorn Seed. I plant my Thorn Seed in my Garden. "
+        "I water my Garden. I water my Garden. I water the Town Square.",
+    ),
+    (
+        1,
+        9,
+        10,
+        "Bob",
+        "I buy a Thorn Seed. I buy a Thorn Seed. I plant my Thorn Seed in my Garden. "
+        "I plant my Thorn Seed in my Garden. I water my Garden.",
+    ),
+    (
+        1,
+        9,
+        20,
+        "Carol",
+        "I buy a Thorn Seed. I plant my Thorn Seed in Alice's Garden. "
+        "I plant my Thorn Seed in my Garden.",
+    ),
+    (
+        1,
+        9,
+        30,
+        "Dave",
+        "I buy a Thorn Seed. I plant my Thorn Seed in my Garden. "
+        "I water my Garden. I buy a Thorn Seed. I plant my Thorn Seed in my Garden.",
+    ),
+    (5, 9, 0, "Alice", "I water my Garden. I water Bob's Garden. I water Dave's Garden."),
+    (
+        5,
+        9,
+        10,
+        "Carol",
+        "I buy a Thorn Seed. I plant my Thorn Seed in my Garden. I water my Garden.",
+    ),
+    (9, 9, 0, "Alice", EVERY_GARDEN),
+    # nweek 2: every Plant bears its Fruit.
+    (
+        11,
+        8,
+        50,
+        "Alice",
+        "I permit Carol to pick from my Garden this nweek. "
+        "I pick a Tomato from the Town Square. " + EVERY_GARDEN,
+    ),
+    (
+        11,
+        9,
+        0,
+        "Dave",
+        "I pick a Tomato from the Town Square. "
+        "I pick a Thorn Seed from Alice's Garden. I pick a Thorn Seed from Bob's Garden. "
+        "I pick a Thorn Seed from Carol's Garden.",
+    ),
+    (
+        11,
+        9,
+        10,
+        "Carol",
+        "I pick slowly from Alice's Garden. I pick a Thorn Seed from Bob's Garden.",
+    ),
+    (
+        11,
+        9,
+        20,
+        "Bob",
+        "I pick a Thorn Seed from my Garden. I pick a Thorn Seed from my Garden. "
+        "I pick a Thorn Seed from my Garden. I pick a Thorn Seed from Carol's Garden. "
+        "I pick a Thorn Seed from the Town Square. I pick a Thorn Seed from Carol's Garden.",
+    ),
+    (11, 10, 0, "Alice", "I claim a Free Throw against Dave."),
+    (11, 10, 10, "Dave", "I throw a Tomato at Carol. I claim a Free Throw against Alice."),
+    (12, 9, 0, "Bob", "I burn a Thorn Bush."),
+    (12, 9, 10, "Dave", "I pay 3~ for watering Carol's Garden."),
+    (12, 9, 20, "Alice", "I withdraw my permission for Carol to pick from my Garden."),
+    # nweek 3: Tomatoes again; nobody has watered since nweek 2's first Checking Period.
+    (
+        21,
+        9,
+        0,
+        "Carol",
+        "I pick a Tomato from the Town Square. I plant my Rotten Tomato in Bob's Garden.",
+    ),
+    # nweek 4: Carol's Tomato is Rotten.
+    (31, 9, 0, "Carol", "I plant my Rotten Tomato in Bob's Garden."),
+    # Rule 151: the Garden and its Vine are Robert's (the post's later permission is given
+    # as Robert); rule 14: Dave's Garden, Fruit and Stain go.
+    (
+        32,
+        9,
+        0,
+        "Bob",
+        "I permit Carol to pick from my Garden this nweek. I change my name to Robert. "
+        "I permit Alice to pick from my Garden this nweek.",
+    ),
+    (32, 9, 10, "Dave", "I forfeit the game."),
+    # Two Thorn Seeds cost 260~ and Carol holds 234~: she buys neither.
+    (32, 9, 20, "Carol", "I buy two Thorn Seeds."),
+)
+
+
+def settings(folder: Path) -> Settings:
+    # The one line that enables the game.
+    games = GamesSettings(enabled=(*DEFAULT_GAMES, "garden"))
+    base = game_settings(folder, games=games)
+    # Every player joins by mail, with rule 21 A.2's 500~ to buy and water with.
+    return replace(base, players=(), game_sections={"garden": {"town_square_vines": 2}})
+
+
+@dataclass
+class Table:
+    """A bot fed posts as the daemon feeds them, and every post kept with its arrival."""
+
+    app: App
+    posts: list[tuple[bytes, datetime]]
+
+    def post(self, at: datetime, author: str, body: str) -> str:
+        message_id = f"post-{len(self.posts) + 1}@example.test"
+        raw = compose_post(
+            author, PLAYERS[author], "Gardens", body, message_id, at, to=LIST_ADDRESS
+        )
+        advance_to(self.app, at)
+        store_message(self.app, raw, "smtp", at)
+        process_queue(self.app.session_factory, self.app.services)
+        self.posts.append((raw, at))
+        return message_id
+
+
+@dataclass(frozen=True)
+class World:
+    scratch: App
+    live: App
+    replayed: App
+    archive: Path
+
+
+def list_archive(app: App, posts: list[tuple[bytes, datetime]], path: Path) -> Path:
+    """The list's archive: the posts and every mail the bot sent to the list."""
+    entries: list[tuple[datetime, int, bytes, str]] = [
+        (at, 0, raw, "player@example.test") for raw, at in posts
+    ]
+    with app.session_factory() as session:
+        for row in session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)):
+            if LIST_ADDRESS in row.recipients:
+                mail = message_from_bytes(row.raw, policy=default)
+                at = parsedate_to_datetime(str(mail["Date"])) + LIST_DELAY
+                entries.append((at, 1, row.raw, "referee@example.test"))
+    box = mailbox.mbox(str(path), create=True)
+    for at, _, raw, sender in sorted(entries, key=lambda entry: entry[:2]):
+        message = mailbox.mboxMessage(raw)
+        message.set_from(mbox_from_line(sender, at).removeprefix("From "))
+        box.add(message)
+    box.flush()
+    box.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory, dovecot: DovecotServer) -> Iterator[World]:
+    folder = tmp_path_factory.mktemp("garden")
+    table = Table(recording_app(settings(folder / "scratch")), [])
+    advance_to(table.app, day(1, 0, 1))
+    for number, hour, minute, author, body in POSTS:
+        table.post(day(number, hour, minute), author, body)
+    advance_to(table.app, END)
+    account = dovecot.add_user("garden-live", "garden-password")
+    append_to_mailbox(account, table.posts)
+    live = recording_app(settings(folder / "live"))
+    advance_to(live, day(1, 0, 1))
+    polled = ImapPoller(imap_settings(account), live.session_factory).poll_once()
+    assert polled.stored == len(table.posts)
+    process_queue(live.session_factory, live.services)
+    advance_to(live, END)
+    archive = list_archive(table.app, table.posts, folder / "list.mbox")
+    published = table.app.settings.data_path / GENERATED_RECORD
+    fresh = settings(folder / "replay")
+    replayed = build_app(replace(fresh, trust=replace(fresh.trust, key_file=str(published))))
+    replay_archive(replayed, archive, MaildirTransport(folder / "replayed"), until=END)
+    yield World(table.app, live, replayed, archive)
+    for app in (table.app, live, replayed):
+        app.dispose()
+
+
+def gardens(app: App) -> GardenState:
+    with app.session_factory() as session:
+        state = StoredGardens().load(session)
+    assert state is not None
+    return state
+
+
+def rulings(app: App) -> list[tuple[str, str, str]]:
+    with app.session_factory() as session:
+        rows = session.scalars(
+            select(ActionRecord)
+            .where(ActionRecord.action.like("garden.%"))
+            .order_by(ActionRecord.occurred_at, ActionRecord.id)
+        )
+        return [(row.action, row.ruling, row.summary or row.reason) for row in rows]
+
+
+def rulings_of_roster(app: App) -> list[tuple[str, str, str]]:
+    with app.session_factory() as session:
+        rows = session.scalars(
+            select(ActionRecord)
+            .where(ActionRecord.action.like("roster.%"))
+            .order_by(ActionRecord.occurred_at, ActionRecord.id)
+        )
+        return [(row.action, row.ruling, row.summary or row.reason) for row in rows]
+
+
+def list_mails(app: App) -> list[tuple[str, str, str]]:
+    """(kind, subject, body) of every mail the bot sent to the list, in order."""
+    found = []
+    with app.session_factory() as session:
+        for row in session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)):
+            if LIST_ADDRESS not in row.recipients:
+                continue
+            mail = message_from_bytes(row.raw, policy=default)
+            body = mail.get_body(preferencelist=("plain",))
+            text = "" if body is None else str(body.get_content())
+            found.append((row.kind, str(mail["Subject"]), text))
+    return found
+
+
+def reports(app: App) -> list[str]:
+    return [body for kind, _, body in list_mails(app) if kind == "garden-checkpoint"]
+
+
+def balances(app: App) -> dict[str, tuple[int, int]]:
+    with app.session_factory() as session:
+        found = {}
+        for name in ("Alice", "Robert", "Carol"):  # Bob renamed, Dave a Lost Soul
+            player = find_player_by_name(session, name).id
+            found[name] = (
+                ledger.balance(session, player, POINTS),
+                ledger.balance(session, player, TILDEX),
+            )
+        return found
+
+
+def view(app: App) -> dict[str, Any]:
+    with app.session_factory() as session:
+        return dict(game_view(session, app.services, "garden").data)
+
+
+def every_view(app: App, name: str) -> tuple[str, Any]:
+    with app.session_factory() as session:
+        shown = game_view(session, app.services, name, at=END)
+        return shown.text, shown.data
+
+
+def ruling_of(app: App, fragment: str) -> tuple[str, str, str]:
+    (found,) = [ruling for ruling in rulings(app) if fragment in ruling[2]]
+    return found
+
+
+def test_thorn_seeds_are_bought_and_planted_in_ones_own_garden(world: World) -> None:
+    bought = [r for r in rulings(world.scratch) if r[0] == "garden.buy" and r[1] == "applied"]
+    assert len(bought) == 7
+    assert bought[0][2] == "Alice bought Thorn Seed 4 from the Store for 130~"
+    refused = ruling_of(world.scratch, "only in your own Garden")
+    assert refused[:2] == ("garden.plant", "rejected")
+    # Alice paid 130~ and 6~; Bob 260~ and 12~ (rules 1911, 1902 A), before Alice's waterings.
+    with world.scratch.session_factory() as session:
+        bob = find_player_by_name(session, "Robert").id
+        spent = ledger.balance(session, bob, TILDEX)
+    assert spent == 500 - 260 - 12 + 2  # and 2~ for the Burned Thorn Bush (1902 D)
+
+
+def test_a_purchase_beyond_ones_tildex_pays_nothing(world: World) -> None:
+    (refused,) = [r for r in rulings(world.scratch) if r[0] == "garden.buy" and r[1] != "applied"]
+    assert refused[2] == "that costs 260~, and you hold 234~"
+    assert balances(world.scratch)["Carol"][1] == 234
+
+
+def test_watering_refusals_cite_their_rules(world: World) -> None:
+    again = ruling_of(world.scratch, "watered for this Checking Period already")
+    assert again[:2] == ("garden.water", "rejected")
+    square = ruling_of(world.scratch, "the Town Square is owned by no player")
+    assert square[:2] == ("garden.water", "rejected")
+    # Any player may pay any amount for watering any garden (rule 1902 A).
+    paid = ruling_of(world.scratch, "Dave paid 3~ for watering Carol's Garden")
+    assert "(9~ this Checking Period, Gardening Cost 6~)" in paid[2]
+
+
+def test_unpaid_watering_loses_plants_with_a_recorded_tie_draw(world: World) -> None:
+    first = reports(world.scratch)[0]
+    assert "Carol's Garden: 0~ paid for watering, Gardening Cost 6~" in first
+    assert "Dave's Garden: 6~ paid for watering, Gardening Cost 12~" in first
+    assert "which of the costliest is destroyed" in first
+    assert "draw-v1 context=garden-3@" in first and "kind=choice" in first
+    thirst = next(text for text in reports(world.scratch) if "nweek 2, nday 8" in text)
+    for name in PLAYERS:
+        assert f"{name}'s Garden: 0~ paid for watering" in thirst
+
+
+def test_picking_limits_permissions_and_thorns(world: World) -> None:
+    third = ruling_of(world.scratch, "at most three gardens you don't own")
+    assert third[1] == "rejected"
+    assert "Dave may pick Fruits in another garden again from nweek 2, nday 4" in third[2]
+    arms = ruling_of(world.scratch, "because your arms are full")
+    assert arms[1] == "rejected"
+    slowly = ruling_of(world.scratch, "because you spent so much time")
+    assert slowly[1] == "rejected" and "from nweek 2, nday 4" in slowly[2]
+    withdrawn = ruling_of(world.scratch, "Alice withdraws Carol's permission")
+    assert withdrawn[:2] == ("garden.withdraw", "applied")
+    slow = ruling_of(world.scratch, "Carol Picked Slowly in Alice's Garden")
+    assert "Free Throw" not in slow[2] and "scratched" not in slow[2]
+    dave = [r for r in rulings(world.scratch) if r[0] == "garden.pick" and "Dave picked" in r[2]]
+    assert len(dave) == 3
+    assert "Alice gets one Free Throw against Dave" in dave[1][2]
+    assert "badly scratched up by 2 Thorn Bushes" in dave[2][2]
+    assert "Free Throw" not in dave[0][2]  # the Town Square is nobody's (1908 B.3)
+
+
+def test_a_free_throw_and_a_throw_are_drawn_with_proof_lines(world: World) -> None:
+    free = ruling_of(world.scratch, "(a Free Throw, 1d20")
+    assert free[:2] == ("garden.claim", "applied")
+    assert "draw-v1 context=post-" in free[2] and "bounds=1..20" in free[2]
+    assert "Hit; the Tomato is destroyed; Dave is Hit and becomes Stained" in free[2]
+    # Dave picked in Alice's Garden: he has no Free Throw against her (1908 B.3).
+    assert ruling_of(world.scratch, "not entitled to a Free Throw against Alice")[1] == "rejected"
+    throw = ruling_of(world.scratch, "(a throw, 1d4")
+    assert throw[:2] == ("garden.throw", "applied") and "bounds=1..4" in throw[2]
+    report = verify_archive(world.archive)
+    assert report.ok, report.lines
+    assert report.checked == 3, report.summary  # the tie and the two throws
+
+
+def test_rot_fall_squirrels_and_planting_a_rotten_tomato(world: World) -> None:
+    early = ruling_of(world.scratch, "is not Rotten yet")
+    assert early[1] == "rejected" and "from nweek 4, nday 1 (2026-01-31 00:00 UTC)" in early[2]
+    assert any("eaten by squirrels" in text for text in reports(world.scratch))
+    fourth = next(text for text in reports(world.scratch) if "nweek 4, nday 1 (rule 3 A)" in text)
+    assert "held by Carol, becomes Rotten" in fourth
+    assert "falls off its Vine and is planted in the Town Square" in fourth
+    planted = [r for r in rulings(world.scratch) if r[0] == "garden.plant"][-1]
+    assert planted[1] == "applied" and "in Bob's Garden: a new Vine" in planted[2]
+    assert gardens(world.scratch).count_of("Vine", None) == 3
+
+
+def test_a_rename_and_a_forfeit_reach_the_gardens(world: World) -> None:
+    state = gardens(world.scratch)
+    assert "Bob" not in state.players and "Dave" not in state.players
+    granted = [(p.grantor, p.grantee) for p in state.permissions.items]
+    assert granted[-2:] == [("Robert", "Carol"), ("Robert", "Alice")]
+    assert state.fruit_held_by("Dave") == () and not state.effects.holds(
+        "Dave", "Stained With Tomato Juice", Moment(32)
+    )
+    forfeit = [r for r in rulings_of_roster(world.scratch) if r[0] == "roster.forfeit"]
+    assert "Dave's Garden, its Plants and eir Fruit are gone (rule 14)" in forfeit[0][2]
+    last = reports(world.scratch)[-1]
+    assert "Robert's Garden: 0~ paid for watering, Gardening Cost 5~: Plant 41 (Vine)" in last
+    assert "Bob" not in last and "Dave" not in last
+
+
+def test_chaunceys_display_in_the_view_and_the_ministers_digest(world: World) -> None:
+    with world.live.session_factory() as session:
+        shown = game_view(session, world.live.services, "garden", at=END)
+        digests = game_view(session, world.live.services, "digests", at=END)
+    assert shown.text.startswith("Gardens, Plants and Fruit at nweek 4, nday 4, 01:00:00")
+    assert "Robert's Garden: Gardening Cost 0~" in shown.text
+    assert "Gardens, Plants and Fruit (rule 625 D.4)" in digests.text
+    assert "Plant 40  Vine" in digests.text
+
+
+def test_the_bot_over_imap_rules_the_same(world: World) -> None:
+    assert rulings(world.live) == rulings(world.scratch)
+    assert gardens(world.live) == gardens(world.scratch)
+    assert balances(world.live) == balances(world.scratch)
+    for name in views_of(world.scratch.services.games):
+        assert every_view(world.live, name) == every_view(world.scratch, name), name
+
+
+def test_the_list_archive_alone_gives_the_same_gardens_and_mails(world: World) -> None:
+    with world.replayed.session_factory() as session:
+        statuses = session.scalars(select(Message.status)).all()
+    assert "refused" not in statuses and "shunted" not in statuses
+    assert gardens(world.replayed) == gardens(world.scratch)
+    assert view(world.replayed) == view(world.scratch)
+    for name in views_of(world.scratch.services.games):
+        assert every_view(world.replayed, name) == every_view(world.scratch, name), name
+    assert balances(world.replayed) == balances(world.scratch)
+    assert reports(world.replayed) == reports(world.scratch)
+    assert list_mails(world.replayed) == list_mails(world.scratch)
+
+
+def test_golden_rulings_and_every_list_mail(world: World) -> None:
+    check_golden(
+        GOLDEN / "rulings.txt",
+        "".join(f"{a} | {r} | {reason}\n" for a, r, reason in rulings(world.live)),
+    )
+    mails = [f"{kind} | {subject}\n{body}" for kind, subject, body in list_mails(world.live)]
+    check_golden(GOLDEN / "mails.txt", "\n=====\n".join(mails))
