@@ -388,9 +388,20 @@ GARDENS = Game(
     title="Gardens, Tomatoes and Thorns (seed 004)",
     adapters=garden_adapters,
     areas=(garden_area.AREA,),
-    # Thorn Seeds are the one Store item refereed here; the other Store actions
-    # (Bunnies, Arena Tools) stay unrefereed, so "store" is not taken.
-    refereed_subgames=("gardens", "tomatoes", "thorns", "thorn_seeds"),
+    # The Store's buying and Bunnies, the Drinks, Potions and Concoctions, and gifts of
+    # their objects are refereed here; Arena Tools stay the Arena's (rule 1912), and
+    # More Plants (1918) stays unrefereed.
+    refereed_subgames=(
+        "gardens",
+        "tomatoes",
+        "thorns",
+        "thorn_seeds",
+        "store",
+        "alcohol",
+        "potions",
+        "waterspouts",
+        "garden_objects",
+    ),
     settings_type=GardenSettings,
     renames=(rename_in_gardens,),
     views=(StateView(NAME, "every Garden, its Plants and Fruit (rule 625 D.4)", garden_view),),

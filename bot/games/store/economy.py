@@ -1,0 +1,88 @@
+"""One state for the Gardens, the Drinks and the Store (seed 004), and their timed events.
+
+The three pure states each hold objects of the Gardens' one number series:
+``GardenState`` the Plants and Fruit, ``DrinksState`` the Drinks, Potions and
+Concoctions (wrapping the Gardens, since fermenting, mixing and pouring
+change them), ``StoreState`` the Bunnies, Arena Tools and rule 1918's held
+objects (acting on the Gardens passed beside it).  ``Economy`` is the
+DrinksState and the StoreState over the one GardenState inside the
+DrinksState: every action of either is judged against the same Gardens and
+numbers its objects from the same ``next_number``.  ``till`` is the tildex
+the Store holds (rule 1911: the price is given "to the Store").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from bot.games import drinks
+from bot.games.dice import DrawSource
+from bot.games.drinks import DrinksState
+from bot.games.economy import Happening, Moment, Payment, PlayerKey
+from bot.games.garden import GardenState
+from bot.games.store.more_plants import next_hatching
+from bot.games.store.more_plants import run_timed as run_hatchings
+from bot.games.store.rules import STORE_HOLDER
+from bot.games.store.state import Outcome as StoreOutcome
+from bot.games.store.state import StoreState
+
+
+@dataclass(frozen=True)
+class Economy:
+    """The Gardens (inside ``drinks``), the Drinks, the Store and the Store's tildex."""
+
+    drinks: DrinksState = field(default_factory=DrinksState)
+    store: StoreState = field(default_factory=StoreState)
+    till: int = 0
+
+    @property
+    def garden(self) -> GardenState:
+        return self.drinks.garden
+
+    def with_garden(self, garden: GardenState) -> Economy:
+        return replace(self, drinks=replace(self.drinks, garden=garden))
+
+    def with_store_outcome(self, done: StoreOutcome) -> Economy:
+        return replace(self.with_garden(done.gardens), store=done.store)
+
+    def without_player(self, player: PlayerKey) -> Economy:
+        """Rule 14: a player who forfeits loses eir Garden and every object e holds."""
+        return replace(
+            self,
+            drinks=self.drinks.without_player(player),
+            store=self.store.without_player(player),
+        )
+
+    def paid_to_store(self, payments: tuple[Payment, ...]) -> Economy:
+        """The tildex ``payments`` give the Store, added to what it holds (rule 1911)."""
+        received = sum(p.amount for p in payments if p.holder == STORE_HOLDER)
+        return replace(self, till=self.till + received) if received else self
+
+
+@dataclass(frozen=True)
+class EconomyOutcome:
+    """The state after an action or event, what happened, and what the ledger pays."""
+
+    state: Economy
+    happenings: tuple[Happening, ...] = ()
+    payments: tuple[Payment, ...] = ()
+
+
+def run_timed(economy: Economy, at: Moment, draws: DrawSource) -> EconomyOutcome:
+    """Every event due at ``at`` in rule 3 C's order: the Gardens' and the Drinks' (rules
+    1902-1915, ``drinks.run_timed``), then rule 1918's Hatchings, by rule number."""
+    done = drinks.run_timed(economy.drinks, at, draws)
+    hatched = run_hatchings(economy.store, done.state.garden, at, draws)
+    state = replace(economy, drinks=replace(done.state, garden=hatched.gardens))
+    state = replace(state, store=hatched.store)
+    return EconomyOutcome(state, (*done.happenings, *hatched.happenings))
+
+
+def next_timer(economy: Economy, after: Moment) -> Moment | None:
+    """The earliest instant after ``after`` besides the Checkpoints that an event falls on:
+    a Rainbow's end (1914 C.2) or a Pod's Hatching (1918 D)."""
+    instants = [*drinks.timers(economy.drinks)]
+    hatching = next_hatching(economy.garden)
+    if hatching is not None:
+        instants.append(hatching)
+    return min((instant for instant in instants if after < instant), default=None)
