@@ -63,7 +63,9 @@ def economy_rows(economy: Economy) -> list[RowKey]:
         [RAINBOW, w.player, [w.potion, *_moment(w.ends)]] for w in economy.drinks.rainbow_walks
     ]
     store = economy.store
-    records += [[TARGET, t.key or "", [store.targets_nweek, t.garden, t.key]] for t in store.targeted]
+    records += [
+        [TARGET, t.key or "", [store.targets_nweek, t.garden, t.key]] for t in store.targeted
+    ]
     records += [[WATER_JET, player, player] for player in store.free_water_jets]
     if economy.till:
         records.append([TILL, "", economy.till])
@@ -94,7 +96,10 @@ def economy_of(garden: GardenState, store: StoreState, rows: Iterable[RowKey]) -
         bac=tuple(sorted((player, bac) for _, player, bac in records[BAC])),
         rainbow_walks=tuple(
             sorted(
-                (RainbowWalk(p, data[0], Moment(data[1], data[2])) for _, p, data in records[RAINBOW]),
+                (
+                    RainbowWalk(p, data[0], Moment(data[1], data[2]))
+                    for _, p, data in records[RAINBOW]
+                ),
                 key=lambda walk: walk.potion,
             )
         ),
@@ -122,8 +127,11 @@ class StoredEconomy:
         """The stored Economy (None before the Gardens begin); ``store``: the Inventory."""
         garden = self.gardens.load(session)
         self.ids = {}
-        for name, model, columns in _TABLES:
-            for row in session.scalars(select(model).order_by(model.id)):
+        for name, columns, rows in (
+            (OBJECTS, OBJECT_COLUMNS, _rows(session, EconomyObjectRow)),
+            (RECORDS, RECORD_COLUMNS, _rows(session, EconomyRecordRow)),
+        ):
+            for row in rows:
                 values = [getattr(row, column) for column in columns]
                 self.ids.setdefault((name, _canonical(values)), []).append(row.id)
         if garden is None:
@@ -145,10 +153,10 @@ class StoredEconomy:
         return written + (before - after).total() + (after - before).total()
 
 
-_TABLES: tuple[tuple[str, type[EconomyObjectRow] | type[EconomyRecordRow], tuple[str, ...]], ...] = (
-    (OBJECTS, EconomyObjectRow, OBJECT_COLUMNS),
-    (RECORDS, EconomyRecordRow, RECORD_COLUMNS),
-)
+def _rows(
+    session: Session, model: type[EconomyObjectRow] | type[EconomyRecordRow]
+) -> list[EconomyObjectRow | EconomyRecordRow]:
+    return list(session.scalars(select(model).order_by(model.id)))
 
 
 def _model(name: str) -> type[EconomyObjectRow] | type[EconomyRecordRow]:

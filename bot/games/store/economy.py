@@ -19,10 +19,12 @@ from bot.games import drinks
 from bot.games.dice import DrawSource
 from bot.games.drinks import DrinksState
 from bot.games.economy import Happening, Moment, Payment, PlayerKey
+from bot.games.errors import IllegalActionError
 from bot.games.garden import GardenState
+from bot.games.store.giving import give
 from bot.games.store.more_plants import next_hatching
 from bot.games.store.more_plants import run_timed as run_hatchings
-from bot.games.store.rules import STORE_HOLDER
+from bot.games.store.rules import RULE_OBJECTS, STORE_HOLDER
 from bot.games.store.state import Outcome as StoreOutcome
 from bot.games.store.state import StoreState
 
@@ -86,3 +88,56 @@ def next_timer(economy: Economy, after: Moment) -> Moment | None:
     if hatching is not None:
         instants.append(hatching)
     return min((instant for instant in instants if after < instant), default=None)
+
+
+# -- rule 13: gifts of any object the Gardens, the Drinks or the Store keep --------------
+
+
+def give_object(
+    economy: Economy,
+    player: PlayerKey,
+    kind: str,
+    number: int | None,
+    recipient: PlayerKey,
+) -> EconomyOutcome:
+    """``player`` gives eir ``kind`` (numbered ``number``, or eir oldest) to ``recipient``.
+
+    Rule 13: "Players are capable of possessing any Object and of transferring
+    any Object they possess to any entity that can possess that Object."  A
+    Fruit held (not one on a Plant) is given as a Drink or a Bunny is.  Raises
+    ``IllegalActionError`` citing rule 13.
+    """
+    garden = economy.garden
+    garden.check_player(player)
+    garden.check_player(recipient)
+    if recipient == player:
+        raise IllegalActionError(f"you already hold your {kind}", rule=RULE_OBJECTS)
+    wanted = drinks.drink_kind(kind)
+    for fruit in garden.fruit_held_by(player):
+        if fruit.kind == kind.removeprefix("Rotten ") and number in (None, fruit.number):
+            given = garden.with_fruit(replace(fruit, holder=recipient))
+            return _given(economy.with_garden(given), player, fruit.label(), recipient)
+    for item in economy.drinks.held_by(player):
+        if drinks.drink_kind(item.kind) == wanted and number in (None, item.number):
+            items = tuple(
+                replace(i, holder=recipient) if i == item else i for i in economy.drinks.items
+            )
+            state = replace(economy, drinks=replace(economy.drinks, items=items))
+            return _given(state, player, item.label(), recipient)
+    for held in economy.store.held_by(player):
+        if held.kind.casefold() == kind.casefold() and number in (None, held.number):
+            done = give(economy.store, garden, player, held.number, recipient, _NO_MOMENT)
+            return EconomyOutcome(economy.with_store_outcome(done), done.happenings)
+    which = kind if number is None else f"{kind} {number}"
+    raise IllegalActionError(
+        f"you can transfer only an object you hold, and you hold no {which}", rule=RULE_OBJECTS
+    )
+
+
+def _given(economy: Economy, player: PlayerKey, label: str, recipient: PlayerKey) -> EconomyOutcome:
+    return EconomyOutcome(
+        economy, (Happening(RULE_OBJECTS, f"{player} gave {label} to {recipient}"),)
+    )
+
+
+_NO_MOMENT = Moment(0)  # ``give`` does not read the moment

@@ -211,8 +211,6 @@ AREA = Area(
         r"ferment",
         r"drink",
         r"mix",
-        r"make",
-        r"create",
         r"brew",
         r"follow",
         r"pour",
