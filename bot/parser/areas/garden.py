@@ -113,6 +113,10 @@ class EconomyTransformer(GardenTransformer):
         kind, number = _kind_and_number(children, "PLANT")
         return {"own": True, "kind": kind, "number": number}
 
+    def town_square_plant(self, children: list[Token]) -> dict[str, object]:
+        kind, number = _kind_and_number(children, "PLANT")
+        return {"owner": TOWN_SQUARE, "kind": kind, "number": number}
+
     def numbered_plant(self, children: list[Token]) -> dict[str, object]:
         return {"number": int(children[-1]), "kind": "Plant"}
 
@@ -226,6 +230,7 @@ AREA = Area(
         "PERIOD": "nweek, nday or Checking Period",
         "TILDEX": "an amount of tildex (3~)",
         "OWNER": "the owner's name with 's (Bob's)",
+        "SQUARES": "the Town Square's",
         "DRINK": "a Drink or Potion (Tomato Drink, Bloody Harry)",
         "MIXTURE": "a Potion or Concoction (Bloody Harry, Waterspout Concoction)",
         "CONCOCTION": "a Waterspout Concoction",
