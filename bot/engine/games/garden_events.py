@@ -130,6 +130,8 @@ def settle(session: Session, services: Services, instant: datetime, at: Moment) 
             {
                 "when": at.display(),
                 "checkpoint": at.is_checkpoint,
+                # Rule 1913 (Chutzpah 3) runs before the Gardens' rules (Chutzpah 1).
+                "sobering": any(h.rule == "1913" for h in outcome.happenings),
                 "nweek_start": at.is_nweek_start,
                 "happenings": [f"{h.text} (rule {h.rule})" for h in happenings],
                 "draws": proofs,
