@@ -65,7 +65,7 @@ from bot.games.garden.rules import (
     RULE_FRUITS,
     RULE_GARDENS,
 )
-from bot.games.store.economy import Economy, EconomyOutcome, give_object
+from bot.games.garden_economy import Economy, EconomyOutcome, give_object
 from bot.games.store.rules import STORE_HOLDER
 from bot.parser import ParsedAction
 from bot.parser.areas import garden as garden_area

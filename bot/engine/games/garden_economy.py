@@ -1,6 +1,6 @@
 """The Drinks' and the Store's state as rows, beside the Gardens' (seed 004).
 
-One ``Economy`` (``bot.games.store.economy``) is stored as the Gardens' rows
+One ``Economy`` (``bot.games.garden_economy``) is stored as the Gardens' rows
 (``garden_state.StoredGardens``) and rows of its own: an ``economy_object``
 row per Drink, Potion, Concoction or Store object, an ``economy_record`` row
 per player's BAC (1913), Rainbow walk (1914 C.2), Bunny's target this nweek
@@ -26,9 +26,9 @@ from bot.games.drinks import Category, DrinksState, RainbowWalk
 from bot.games.drinks import Item as DrinkItem
 from bot.games.economy import Moment
 from bot.games.garden import GardenState
+from bot.games.garden_economy import Economy
 from bot.games.store import Item as StoreItem
 from bot.games.store import StoreState, Target
-from bot.games.store.economy import Economy
 from bot.store.models import EconomyObjectRow, EconomyRecordRow
 
 STORE_CATEGORY = "Store"  # an ``economy_object`` row of the Store's rules

@@ -31,8 +31,8 @@ from bot.games import garden as rules
 from bot.games.economy import Happening, Moment, draw_proofs
 from bot.games.garden.beginning import start_with_vines
 from bot.games.garden.buying import THORN_SEED_PRICE
+from bot.games.garden_economy import Economy, next_timer, run_timed
 from bot.games.store import StoreState, set_price
-from bot.games.store.economy import Economy, next_timer, run_timed
 from bot.games.store.inventory import THORN_SEED
 from bot.outbound.compose import compose_report
 from bot.store.models import DiceSeed

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from bot.games import drinks
 from bot.games.dice import DrawSource
-from bot.games.drinks import DrinksState
+from bot.games.drinks import DrinksState, drink_kind, timers
+from bot.games.drinks import run_timed as run_drinks_timed
 from bot.games.economy import Happening, Moment, Payment, PlayerKey
 from bot.games.errors import IllegalActionError
 from bot.games.garden import GardenState
@@ -73,7 +73,7 @@ class EconomyOutcome:
 def run_timed(economy: Economy, at: Moment, draws: DrawSource) -> EconomyOutcome:
     """Every event due at ``at`` in rule 3 C's order: the Gardens' and the Drinks' (rules
     1902-1915, ``drinks.run_timed``), then rule 1918's Hatchings, by rule number."""
-    done = drinks.run_timed(economy.drinks, at, draws)
+    done = run_drinks_timed(economy.drinks, at, draws)
     hatched = run_hatchings(economy.store, done.state.garden, at, draws)
     state = replace(economy, drinks=replace(done.state, garden=hatched.gardens))
     state = replace(state, store=hatched.store)
@@ -83,7 +83,7 @@ def run_timed(economy: Economy, at: Moment, draws: DrawSource) -> EconomyOutcome
 def next_timer(economy: Economy, after: Moment) -> Moment | None:
     """The earliest instant after ``after`` besides the Checkpoints that an event falls on:
     a Rainbow's end (1914 C.2) or a Pod's Hatching (1918 D)."""
-    instants = [*drinks.timers(economy.drinks)]
+    instants = [*timers(economy.drinks)]
     hatching = next_hatching(economy.garden)
     if hatching is not None:
         instants.append(hatching)
@@ -112,13 +112,13 @@ def give_object(
     garden.check_player(recipient)
     if recipient == player:
         raise IllegalActionError(f"you already hold your {kind}", rule=RULE_OBJECTS)
-    wanted = drinks.drink_kind(kind)
+    wanted = drink_kind(kind)
     for fruit in garden.fruit_held_by(player):
         if fruit.kind == kind.removeprefix("Rotten ") and number in (None, fruit.number):
             given = garden.with_fruit(replace(fruit, holder=recipient))
             return _given(economy.with_garden(given), player, fruit.label(), recipient)
     for item in economy.drinks.held_by(player):
-        if drinks.drink_kind(item.kind) == wanted and number in (None, item.number):
+        if drink_kind(item.kind) == wanted and number in (None, item.number):
             items = tuple(
                 replace(i, holder=recipient) if i == item else i for i in economy.drinks.items
             )
