@@ -23,6 +23,21 @@ Garden, its Vine and his permissions are Robert's, and the post's next
 permission is given as Robert) and Dave forfeits (rule 14: his Garden, Fruit
 and Stain are gone); the unwatered Vine dies in Robert's Garden.
 
+The Drinks and the Store (rules 13, 1911, 1913-1915): Carol picks both
+Tomatoes of the Town Square and gives them and her Thorn Seed to Robert
+(rule 13); Robert, Sober, ferments a Tomato and six Thorn Seeds (5~ each),
+follows the Bloody Harry Recipe and drinks it (1914), then drinks Thorn Seed
+Drinks: no roll while Sober, a roll that cannot fail at BAC 1, and at BAC 3 a
+1d10 of 2 fails and bars him from Drinking for the Checking Period, which
+his next try is refused for, saying when (1913).  Alice buys a Fluffy Bunny
+(250~ to the Store) and sets it on the Town Square's Thorn Bush (rule 1909
+brings one back); two Smoke Bombs are beyond her, and a Smoke Bomb is the
+Arena's (1912).  At each Checking Period's end Robert's BAC falls, before the
+Gardens' events (rule 3 C).  In nweek 5 his second Tomato is Rotten in his
+hands: he mixes a Waterspout Concoction (1915) and pours it on the Town
+Square's Thorn Bush, and Carol's Hungry Bunny raids the Town Square (a
+recorded draw).
+
 The posts are played against a scratch bot, then reach a second bot over
 real IMAP (Dovecot); every mail to the list is pinned by a golden file; the
 list archive alone, replayed into a fresh database, gives the same Gardens,
@@ -241,6 +256,15 @@ POSTS: tuple[tuple[int, int, int, str, str], ...] = (
         "I mix a Waterspout Concoction. "
         "I pour my Waterspout Concoction on the Town Square's Thorn Bush.",
     ),
+    # A Hungry Bunny raids the Town Square: which Plant is a recorded draw (1911).
+    (
+        41,
+        9,
+        10,
+        "Carol",
+        "I buy a Hungry Bunny. I use my Hungry Bunny on the Town Square. "
+        "I use a Ninja Bunny to steal Tomato 52.",
+    ),
 )
 
 
@@ -425,7 +449,8 @@ def test_a_purchase_beyond_ones_tildex_pays_nothing(world: World) -> None:
         if r[0] == "garden.buy" and r[1] != "applied" and "234~" in r[2]
     ]
     assert refused[2] == "that costs 260~, and you hold 234~"
-    assert balances(world.scratch)["Carol"][1] == 234
+    # And then a Hungry Bunny, 100~ to the Store (rule 1911).
+    assert balances(world.scratch)["Carol"][1] == 234 - 100
 
 
 def test_watering_refusals_cite_their_rules(world: World) -> None:
@@ -479,8 +504,9 @@ def test_a_free_throw_and_a_throw_are_drawn_with_proof_lines(world: World) -> No
     assert throw[:2] == ("garden.throw", "applied") and "bounds=1..4" in throw[2]
     report = verify_archive(world.archive)
     assert report.ok, report.lines
-    # The tie, the two throws and Robert's three 1d10s (rule 1913).
-    assert report.checked == 6, report.summary
+    # The tie, the two throws and Robert's three 1d10s (rule 1913); the Hungry Bunny's
+    # Plant is drawn in nweek 5, whose seed is revealed only when it ends (rule 9).
+    assert (report.checked, report.unrevealed) == (6, 1), report.summary
 
 
 def test_rot_fall_squirrels_and_planting_a_rotten_tomato(world: World) -> None:
@@ -581,7 +607,10 @@ def test_a_potion_and_a_concoction_poured(world: World) -> None:
     assert poured[:2] == ("garden.pour", "applied")
     # The Town Square's last Thorn Bush turned: rule 1909 creates another.
     assert "no Thorn Bushes existed, so one is created" in poured[2]
-    assert gardens(world.scratch).count_of("Waterspout", None) == 1
+    # Then Carol's Hungry Bunny raided the Town Square, and the draw chose the Waterspout.
+    raid = ruling_of(world.scratch, "raids the Town Square")
+    assert "destroys Plant 51 (Waterspout)" in raid[2] and "kind=choice" in raid[2]
+    assert gardens(world.scratch).count_of("Waterspout", None) == 0
 
 
 def test_store_purchases_are_paid_to_the_store_and_arena_tools_are_the_arenas(
@@ -594,8 +623,10 @@ def test_store_purchases_are_paid_to_the_store_and_arena_tools_are_the_arenas(
     assert ruling_of(world.scratch, "that costs 280~, and you hold 30~")[0] == "garden.buy"
     assert balances(world.scratch)["Alice"][1] == 30
     text, data = every_view(world.scratch, "store")
-    assert data["till"] == 7 * 130 + 250  # seven Thorn Seeds and the Bunny (rule 1911)
-    assert "Smoke Bomb" in text and "The Store holds 1160~" in text
+    # Seven Thorn Seeds, the Fluffy and the Hungry Bunny (rule 1911).
+    assert data["till"] == 7 * 130 + 250 + 100
+    assert "Smoke Bomb" in text and "The Store holds 1260~" in text
+    assert ruling_of(world.scratch, "you hold no Ninja Bunny")[:2] == ("garden.use", "rejected")
     with world.scratch.session_factory() as session:
         arena = session.scalars(
             select(ActionRecord).where(ActionRecord.action == "unrefereed.arena")
