@@ -11,8 +11,16 @@ from bot.games.garden_economy.state import (
     Economy,
     EconomyOutcome,
     give_object,
+    mix_huge_seed,
     next_timer,
     run_timed,
 )
 
-__all__ = ["Economy", "EconomyOutcome", "give_object", "next_timer", "run_timed"]
+__all__ = [
+    "Economy",
+    "EconomyOutcome",
+    "give_object",
+    "mix_huge_seed",
+    "next_timer",
+    "run_timed",
+]

@@ -22,9 +22,11 @@ from bot.games.economy import Happening, Moment, Payment, PlayerKey
 from bot.games.errors import IllegalActionError
 from bot.games.garden import GardenState
 from bot.games.store.giving import give
+from bot.games.store.more_plants import mix_huge_seed as mix_store_huge_seed
 from bot.games.store.more_plants import next_hatching
 from bot.games.store.more_plants import run_timed as run_hatchings
 from bot.games.store.rules import RULE_OBJECTS, STORE_HOLDER
+from bot.games.store.state import Item as StoreItem
 from bot.games.store.state import Outcome as StoreOutcome
 from bot.games.store.state import StoreState
 
@@ -141,3 +143,40 @@ def _given(economy: Economy, player: PlayerKey, label: str, recipient: PlayerKey
 
 
 _NO_MOMENT = Moment(0)  # ``give`` does not read the moment
+
+
+# -- rule 1918 D: Alchemy's drinks are the Drinks' ----------------------------------------
+
+# The two Drinks rule 1918 D mixes, made by fermenting (1913) and so kept with the Drinks.
+ALCHEMY_DRINKS = ("Lemon Drink", "Blood Spore Drink")
+
+
+def mix_huge_seed(economy: Economy, player: PlayerKey, at: Moment) -> EconomyOutcome:
+    """Rule 1918 D: "Any player who has a Thorn Seed, a Lemon Drink, and a Blood Spore
+    Drink may mix the three together, destroying them and creating a Huge Seed."
+
+    The Drinks are the Drinks' objects (fermented, rule 1913), and the Store's
+    ``mix_huge_seed`` reads its own objects: eir oldest Drink of each kind is
+    handed to it as the Store's object of that number, so the conversion and
+    its checks stay the Store's.  Raises ``IllegalActionError`` as that does.
+    """
+    handed = []
+    for kind in ALCHEMY_DRINKS:
+        held = [item for item in economy.drinks.held_by(player) if item.kind == kind]
+        if held:
+            handed.append(held[0])
+    numbers = tuple(item.number for item in handed)
+    store = replace(
+        economy.store,
+        items=(
+            *economy.store.items,
+            *(StoreItem(item.number, item.kind, item.holder, item.created) for item in handed),
+        ),
+    )
+    drinks_left = replace(
+        economy.drinks,
+        items=tuple(item for item in economy.drinks.items if item.number not in numbers),
+    )
+    done = mix_store_huge_seed(store, economy.garden, player, at)
+    mixed = replace(economy, drinks=drinks_left).with_store_outcome(done)
+    return EconomyOutcome(mixed, done.happenings)
