@@ -243,6 +243,7 @@ class GardenAdapter:
         return EconomyOutcome(state, tuple(happenings), tuple(payments)), (), ""
 
     def _plant(self, context: _Context) -> Judged:
+        _check_allowed(context, drinks.PLANTING)
         number = _held_number(context, rotten_first=True)
         garden = self._garden(context.args.get("garden"), context.player)
         source = self._attempt_draws(context)
@@ -262,6 +263,7 @@ class GardenAdapter:
         return _drunk(context, outcome), source.draws, source.context_id
 
     def _pick(self, context: _Context) -> Judged:
+        _check_allowed(context, drinks.PICKING)
         garden = self._garden(context.args.get("garden"), context.player)
         number = _number(context.args)
         if number is None:
@@ -322,6 +324,7 @@ class GardenAdapter:
     def _ferment(self, context: _Context) -> Judged:
         """Rule 1913: the Fruit named, else the oldest of the kind e holds, else the oldest
         of the kind on a Plant in eir own Garden."""
+        _check_allowed(context, drinks.FERMENTING)
         number = _number(context.args)
         if number is None:
             number = _fruit_to_ferment(context)
@@ -331,6 +334,9 @@ class GardenAdapter:
 
     def _drink(self, context: _Context) -> Judged:
         """Rule 1913's Drinking (a Drink, with its 1d10 when not Sober) or 1914 B (a Potion)."""
+        kind = drinks.drink_kind(str(context.args.get("kind") or ""))
+        if kind not in drinks.RECIPES:  # a Potion is drunk under 1914 B, not 1913
+            _check_allowed(context, drinks.DRINKING)
         number = _number(context.args)
         if number is None:
             number = _item_held(context, str(context.args.get("kind") or ""))
@@ -493,6 +499,12 @@ class _NoDraws(dice.DrawSource):
 
     def choice(self, options: Sequence[T], purpose: str) -> T:
         raise AssertionError(f"a Sober player's attempt drew for {purpose}")  # a defect
+
+
+def _check_allowed(context: _Context, action: str) -> None:
+    """Rule 1913's gate before the objects are looked for: a Blacked Out player, or one
+    barred by a failed roll, is refused whatever e names (``PossibleLaterError``)."""
+    drinks.check_allowed(context.state.drinks, context.player, action, context.at)
 
 
 def _gardened(context: _Context, outcome: rules.Outcome) -> EconomyOutcome:
