@@ -66,6 +66,7 @@ from bot.app import App, build_app
 from bot.audit import verify_archive
 from bot.config import DEFAULT_GAMES, GamesSettings, Settings
 from bot.engine import ledger
+from bot.engine.games.garden_economy import StoredEconomy
 from bot.engine.games.garden_state import StoredGardens
 from bot.engine.holdings import POINTS, TILDEX
 from bot.engine.players import find_player_by_name
@@ -73,6 +74,8 @@ from bot.engine.views import game_view, views_of
 from bot.engine.worker import process_queue
 from bot.games.economy import Moment
 from bot.games.garden import GardenState
+from bot.games.garden_economy import Economy
+from bot.games.store import StoreState
 from bot.ingress.imap import ImapPoller
 from bot.outbound.transports import MaildirTransport
 from bot.posts import compose_post, mbox_from_line
@@ -357,6 +360,14 @@ def gardens(app: App) -> GardenState:
     return state
 
 
+def economy(app: App) -> Economy:
+    """The Gardens, the Drinks and the Store, as the rows give them back."""
+    with app.session_factory() as session:
+        state = StoredEconomy().load(session, StoreState())
+    assert state is not None
+    return state
+
+
 def rulings(app: App) -> list[tuple[str, str, str]]:
     with app.session_factory() as session:
         rows = session.scalars(
@@ -551,6 +562,7 @@ def test_chaunceys_display_in_the_view_and_the_ministers_digest(world: World) ->
 def test_the_bot_over_imap_rules_the_same(world: World) -> None:
     assert rulings(world.live) == rulings(world.scratch)
     assert gardens(world.live) == gardens(world.scratch)
+    assert economy(world.live) == economy(world.scratch)
     assert balances(world.live) == balances(world.scratch)
     for name in views_of(world.scratch.services.games):
         assert every_view(world.live, name) == every_view(world.scratch, name), name
@@ -561,6 +573,7 @@ def test_the_list_archive_alone_gives_the_same_gardens_and_mails(world: World) -
         statuses = session.scalars(select(Message.status)).all()
     assert "refused" not in statuses and "shunted" not in statuses
     assert gardens(world.replayed) == gardens(world.scratch)
+    assert economy(world.replayed) == economy(world.scratch)
     assert view(world.replayed) == view(world.scratch)
     for name in views_of(world.scratch.services.games):
         assert every_view(world.replayed, name) == every_view(world.scratch, name), name
