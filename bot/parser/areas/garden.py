@@ -221,6 +221,7 @@ AREA = Area(
         r"use",
         r"give",
         r"transfer",
+        r"send",
     ),
     terminals={
         "SEEDS": "Thorn Seeds, with how many (a Thorn Seed, two Thorn Seeds)",
