@@ -17,6 +17,17 @@ Tomato at Bob" (1908 B.2), "I claim a Free Throw against Bob" (1908 B.3),
 permission for Bob to pick from my Garden" (rule 636).  Gardens are named
 by their owners' names; a rename (rule 151) rewrites the rows, a forfeit
 (rule 14) takes the Garden away.
+
+With them, the Drinks and the Store (one ``Economy`` over the Gardens,
+``bot.games.garden_economy``, stored by ``garden_economy``): "I ferment my
+Tomato", "I drink my Tomato Drink" (rule 1913: Blacked Out refused, a
+nonsober attempt's 1d10 drawn with its proof line), "I mix a Bloody Harry",
+"I drink my Bloody Harry" (1914), "I mix a Waterspout Concoction", "I pour my
+Waterspout Concoction on Bob's Thorn Bush" (1915), "I buy 2 Smoke Bombs from
+the Store" (1911: every Inventory type, the price to the Store), "I use my
+Fluffy Bunny on Bob's Vine", "I use my Hungry Bunny on Bob's Garden", "I use
+a Ninja Bunny to steal Bob's Lemon" (1911, 1921) and "I give my Thorn Seed
+to Bob" (rule 13).  Picking, watering and planting are rule 1913's attempts.
 """
 
 from __future__ import annotations
@@ -192,11 +203,7 @@ class GardenAdapter:
         spending in ``payments`` exceeds eir balance; points are lost, never refused."""
         spent: dict[tuple[str, str], int] = {}
         for payment in payments:
-            if (
-                payment.amount < 0
-                and payment.currency != holdings.POINTS
-                and payment.holder != STORE_HOLDER
-            ):
+            if payment.amount < 0 and payment.currency != holdings.POINTS:
                 key = (payment.holder, payment.currency)
                 spent[key] = spent.get(key, 0) - payment.amount
         for (holder, currency), amount in spent.items():
