@@ -41,6 +41,12 @@ STORE_ITEM = (
     r"(?:(?:fluffy|hungry|ninja)\s+bunn(?:y|ies)|smoke\s+bombs?|shieldkits?|water\s+jets?"
     r"|air\s+jets?|flame\s*throwers?|rocks?)"
 )
+# The objects of seed 004's Gardens, Drinks and Store a player may give (rule 13).
+GARDEN_OBJECT = (
+    r"(?:(?:rotten\s+)?(?:tomato|thorn\s+seed)(?:\s+drink)?|thorn\s+drink|bloody\s+harry"
+    r"|rainbow\s+potion|waterspout\s+concoction|(?:fluffy|hungry|ninja)\s+bunny|smoke\s+bomb"
+    r"|shieldkit|water\s+jet|air\s+jet|flame\s*thrower|rock)"
+)
 CUBE = r"\(\s*\d\s*,\s*\d\s*,\s*\d\s*\)"
 STAT = r"av(?:power|speed|strength|skill)"
 TECHNOLOGY = r"(?:masonry|mining|theft|diplomacy|extra\s+bandwidth|printing\s+tildex|drawing)"
@@ -548,6 +554,16 @@ SUBGAMES: tuple[Subgame, ...] = (
             r"show\s+(?:my\s+)?(?:p?cards|hands?)\b",
         ),
     ),
+    # Rule 13 gifts of the Gardens', Drinks' and Store's objects, apart from the rest of
+    # the gifts below, so that a game refereeing those objects takes them alone.
+    Subgame(
+        "garden_objects",
+        "Abstract Objects",
+        "13",
+        "004",
+        ("give", "transfer"),
+        (rf"(?:give|transfer)\s+(?:my|a|an|one)\s+{GARDEN_OBJECT}\s+(?:\d+\s+)?to\s+\S+",),
+    ),
     # Last: the most general words ("I give ... to ...").
     Subgame(
         "objects",
@@ -559,7 +575,8 @@ SUBGAMES: tuple[Subgame, ...] = (
             rf"(?:give|transfer|pay|send)\s+\d+\s*{CURRENCY}\s+to",
             (
                 r"(?:give|transfer|send)\s+(?:my|a|an|one)\s+(?!(?:reserve\s+|captured\s+)?"
-                r"(?:go\s+)?stones?\b)(?:[\w-]+\s+){0,2}?[\w-]+\s+to\s+\S+"
+                rf"(?:go\s+)?stones?\b|{GARDEN_OBJECT}\s+(?:\d+\s+)?to\b)"
+                r"(?:[\w-]+\s+){0,2}?[\w-]+\s+to\s+\S+"
             ),
         ),
     ),

@@ -509,3 +509,37 @@ class GardenRecordRow(Base):
     kind: Mapped[str] = mapped_column(String(30))
     player: Mapped[str] = mapped_column(String(200))
     data: Mapped[Any] = mapped_column(JSON)
+
+
+class EconomyObjectRow(Base):
+    """One existing object of the Drinks or the Store (rules 1911, 1913-1915, 1918): a
+    Drink, a Potion, a Waterspout Concoction, a Bunny, an Arena Tool, a Huge Seed.
+
+    ``number`` is in the Gardens' one series; ``category`` says whose rules keep it
+    ("Drink", "Potion", "Concoction", or "Store"); ``holder`` the player holding it.
+    A destroyed object's row is deleted.
+    """
+
+    __tablename__ = "economy_object"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, index=True)
+    kind: Mapped[str] = mapped_column(String(50))
+    category: Mapped[str] = mapped_column(String(20))
+    holder: Mapped[str] = mapped_column(String(200), index=True)
+    created_ndays: Mapped[int] = mapped_column(Integer)
+    created_second: Mapped[int] = mapped_column(Integer)
+
+
+class EconomyRecordRow(Base):
+    """One smaller record of the Drinks and the Store, a row each: a player's BAC
+    (1913), a Rainbow walk (1914 C.2), a Bunny's target this nweek (1911), a New
+    Player's free Water Jet (1911, 1912), the Store's tildex (1911)."""
+
+    __tablename__ = "economy_record"
+    __table_args__ = (Index("ix_economy_record_kind_player", "kind", "player"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(30))
+    player: Mapped[str] = mapped_column(String(200))
+    data: Mapped[Any] = mapped_column(JSON)

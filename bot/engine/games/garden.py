@@ -17,14 +17,25 @@ Tomato at Bob" (1908 B.2), "I claim a Free Throw against Bob" (1908 B.3),
 permission for Bob to pick from my Garden" (rule 636).  Gardens are named
 by their owners' names; a rename (rule 151) rewrites the rows, a forfeit
 (rule 14) takes the Garden away.
+
+With them, the Drinks and the Store (one ``Economy`` over the Gardens,
+``bot.games.garden_economy``, stored by ``garden_economy``): "I ferment my
+Tomato", "I drink my Tomato Drink" (rule 1913: Blacked Out refused, a
+nonsober attempt's 1d10 drawn with its proof line), "I mix a Bloody Harry",
+"I drink my Bloody Harry" (1914), "I mix a Waterspout Concoction", "I pour my
+Waterspout Concoction on Bob's Thorn Bush" (1915), "I buy 2 Smoke Bombs from
+the Store" (1911: every Inventory type, the price to the Store), "I use my
+Fluffy Bunny on Bob's Vine", "I use my Hungry Bunny on Bob's Garden", "I use
+a Ninja Bunny to steal Bob's Lemon" (1911, 1921) and "I give my Thorn Seed
+to Bob" (rule 13).  Picking, watering and planting are rule 1913's attempts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.orm import Session
 
@@ -33,25 +44,28 @@ from bot.engine.forfeits import Forfeited
 from bot.engine.game import Game, StateView, TimedEvent
 from bot.engine.games.base import GameAdapter
 from bot.engine.games.garden_clock import moment_of, refusal_of
+from bot.engine.games.garden_economy import StoredEconomy
 from bot.engine.games.garden_events import (
     GARDENING,
     NAME,
     GardenSettings,
     checkpoint_due,
+    economy_display,
     garden_sections,
     garden_view,
     rename_in_gardens,
     renamed_state,
     run_checkpoints,
+    store_of,
+    store_view,
     synced,
     turn_draws,
 )
-from bot.engine.games.garden_state import StoredGardens
 from bot.engine.players import find_player_by_name
 from bot.engine.rulings import Board, Ruling, Turn, applied, rejected
-from bot.games import dice
+from bot.games import dice, drinks, store
 from bot.games import garden as rules
-from bot.games.economy import Moment, Payment
+from bot.games.economy import Happening, Moment, Payment
 from bot.games.errors import ActionError, IllegalActionError
 from bot.games.garden.buying import buy
 from bot.games.garden.plants import GardenKey
@@ -62,20 +76,23 @@ from bot.games.garden.rules import (
     RULE_FRUITS,
     RULE_GARDENS,
 )
+from bot.games.garden_economy import Economy, EconomyOutcome, give_object
+from bot.games.store.rules import STORE_HOLDER
 from bot.parser import ParsedAction
 from bot.parser.areas import garden as garden_area
 
 if TYPE_CHECKING:
     from bot.engine.services import Services
 
-Judged = tuple[rules.Outcome, tuple[dice.Draw, ...], str]  # outcome, draws, their context
+T = TypeVar("T")
+Judged = tuple[EconomyOutcome, tuple[dice.Draw, ...], str]  # outcome, draws, their context
 
 
 @dataclass(frozen=True)
 class _Context:
     """What one action is judged with: the state, who acts, when, and the words."""
 
-    state: rules.GardenState
+    state: Economy
     player: str
     at: Moment
     args: Mapping[str, Any]
@@ -89,13 +106,13 @@ class GardenAdapter:
     def __init__(self, session: Session, services: Services) -> None:
         self.session = session
         self.services = services
-        self.stored = StoredGardens()
-        self.state: rules.GardenState | None = None
+        self.stored = StoredEconomy()
+        self.state: Economy | None = None
         self.changed = False
         self.last_moment: Moment | None = None
         self.started: tuple[str, ...] = ()  # the game's start, when a post starts it
 
-    def _loaded(self, at: Moment) -> rules.GardenState:
+    def _loaded(self, at: Moment) -> Economy:
         if self.state is None:
             self.state, started = synced(self.session, self.services, self.stored, at)
             self.started = tuple(f"{h.text} (rule {h.rule})" for h in started)
@@ -112,6 +129,12 @@ class GardenAdapter:
             "garden.claim": self._claim,
             "garden.permit": self._permit,
             "garden.withdraw": self._withdraw,
+            "garden.ferment": self._ferment,
+            "garden.drink": self._drink,
+            "garden.mix": self._mix,
+            "garden.pour": self._pour,
+            "garden.use": self._use,
+            "garden.give": self._give,
         }
         at = moment_of(self.services, turn.occurred_at)
         try:
@@ -126,14 +149,15 @@ class GardenAdapter:
         except ActionError as error:
             reason = refusal_of(self.services, error, turn.occurred_at)
             return rejected(action.action, action.args, action.text, turn, reason, error.rule)
-        self.state, self.changed, self.last_moment = outcome.state, True, at
+        state = outcome.state.paid_to_store(outcome.payments)
+        self.state, self.changed, self.last_moment = state, True, at
         return self._applied(action, turn, outcome, draws, draw_context)
 
     def _applied(
         self,
         action: ParsedAction,
         turn: Turn,
-        outcome: rules.Outcome,
+        outcome: EconomyOutcome,
         draws: tuple[dice.Draw, ...],
         context: str,
     ) -> Ruling:
@@ -158,6 +182,8 @@ class GardenAdapter:
         self._check_affordable(payments)
         message = holdings.message_pk_of(self.session, turn.message_id)
         for payment in payments:
+            if payment.holder == STORE_HOLDER:
+                continue  # the Store's tildex are kept with its state (Economy.till)
             player_id = find_player_by_name(self.session, payment.holder).id
             cause: dict[str, Any] = {
                 "at": turn.occurred_at,
@@ -191,45 +217,79 @@ class GardenAdapter:
     # -- the actions -----------------------------------------------------------------------
 
     def _buy(self, context: _Context) -> Judged:
-        """Rule 1911, once per Thorn Seed ("I buy two Thorn Seeds")."""
-        price = self.services.settings.section(NAME, GardenSettings).thorn_seed_price
+        """Rule 1911: "I buy two Thorn Seeds", "I buy 2 Smoke Bombs from the Store"."""
         count = context.args.get("count", 1)
-        outcome = rules.Outcome(context.state)
-        for _ in range(count if isinstance(count, int) and count > 0 else 1):
-            bought = buy(outcome.state, context.player, rules.THORN_SEED.name, price, context.at)
-            outcome = rules.Outcome(
-                bought.state,
-                (*outcome.happenings, *bought.happenings),
-                (*outcome.payments, *bought.payments),
-            )
-        return outcome, (), ""
+        quantity = count if isinstance(count, int) and count > 0 else 1
+        kind = str(context.args.get("kind") or rules.THORN_SEED.name)
+        if kind == rules.THORN_SEED.name:
+            return self._buy_thorn_seeds(context, quantity)
+        economy = context.state
+        done = store.buy(
+            economy.store, economy.garden, context.player, kind, context.at, quantity=quantity
+        )
+        return (
+            EconomyOutcome(economy.with_store_outcome(done), done.happenings, done.payments),
+            (),
+            "",
+        )
+
+    def _buy_thorn_seeds(self, context: _Context, quantity: int) -> Judged:
+        """Rule 1911, once per Thorn Seed ("I buy two Thorn Seeds"): a Fruit in the Gardens,
+        its price given to the Store."""
+        price = self.services.settings.section(NAME, GardenSettings).thorn_seed_price
+        garden = context.state.garden
+        happenings: list[Happening] = []
+        payments: list[Payment] = []
+        for _ in range(quantity):
+            bought = buy(garden, context.player, rules.THORN_SEED.name, price, context.at)
+            garden = bought.state
+            happenings.extend(bought.happenings)
+            payments.extend(bought.payments)
+            payments.append(Payment(STORE_HOLDER, price, holdings.TILDEX, "1911", "a Thorn Seed"))
+        state = context.state.with_garden(garden)
+        return EconomyOutcome(state, tuple(happenings), tuple(payments)), (), ""
 
     def _plant(self, context: _Context) -> Judged:
+        _check_allowed(context, drinks.PLANTING)
         number = _held_number(context, rotten_first=True)
         garden = self._garden(context.args.get("garden"), context.player)
-        return rules.plant(context.state, context.player, number, garden, context.at), (), ""
+        source = self._attempt_draws(context)
+        outcome = drinks.plant(
+            context.state.drinks, context.player, number, garden, context.at, source
+        )
+        return _drunk(context, outcome), source.draws, source.context_id
 
     def _water(self, context: _Context) -> Judged:
         garden = self._garden(context.args.get("garden"), context.player)
         amount = context.args.get("amount")  # "I pay 3~ for watering ...": as stated
         paid = amount if isinstance(amount, int) else None
-        return rules.water(context.state, context.player, garden, context.at, paid), (), ""
+        source = self._attempt_draws(context)
+        outcome = drinks.water(
+            context.state.drinks, context.player, garden, context.at, source, paid
+        )
+        return _drunk(context, outcome), source.draws, source.context_id
 
     def _pick(self, context: _Context) -> Judged:
+        _check_allowed(context, drinks.PICKING)
         garden = self._garden(context.args.get("garden"), context.player)
         number = _number(context.args)
         if number is None:
-            number = _fruit_in(context.state, garden, str(context.args.get("kind") or ""))
+            kind = str(context.args.get("kind") or "")
+            number = _fruit_in(context.state.garden, garden, kind)
         slowly = bool(context.args.get("slowly"))
-        outcome = rules.pick(context.state, context.player, number, context.at, slowly=slowly)
-        return outcome, (), ""
+        source = self._attempt_draws(context)
+        outcome = drinks.pick(
+            context.state.drinks, context.player, number, context.at, source, slowly=slowly
+        )
+        return _drunk(context, outcome), source.draws, source.context_id
 
     def _burn(self, context: _Context) -> Judged:
         number = _number(context.args)
         if number is None:
             garden = self._garden(context.args.get("garden"), context.player)
-            number = _plant_in(context.state, garden, str(context.args.get("kind", "")))
-        return rules.burn(context.state, context.player, number, context.at), (), ""
+            number = _plant_in(context.state.garden, garden, str(context.args.get("kind", "")))
+        outcome = rules.burn(context.state.garden, context.player, number, context.at)
+        return _gardened(context, outcome), (), ""
 
     def _throw(self, context: _Context) -> Judged:
         return self._thrown(context, free_throw=False)
@@ -240,7 +300,8 @@ class GardenAdapter:
     def _thrown(self, context: _Context, *, free_throw: bool) -> Judged:
         """Rule 1908 B.2's throw, or B.3's Free Throw: the die is drawn for this action."""
         target = find_player_by_name(self.session, str(context.args.get("target", ""))).name
-        if free_throw and not _entitled(context.state, context.player, target, context.at):
+        garden = context.state.garden
+        if free_throw and not _entitled(garden, context.player, target, context.at):
             # The claim is judged before the Tomato: without the right there is no claim.
             raise IllegalActionError(
                 f"you are not entitled to a Free Throw against {target}", rule=RULE_FREE_THROWS
@@ -249,20 +310,131 @@ class GardenAdapter:
         number = _held_number(context, rotten_first=False, kind=rules.TOMATO.name, rule=rule)
         source = turn_draws(self.session, self.services, context.turn)
         outcome = rules.throw(
-            context.state, context.player, number, target, context.at, source, free_throw=free_throw
+            garden, context.player, number, target, context.at, source, free_throw=free_throw
         )
-        return outcome, source.draws, source.context_id
+        return _gardened(context, outcome), source.draws, source.context_id
 
     def _permit(self, context: _Context) -> Judged:
         grantee = find_player_by_name(self.session, str(context.args.get("grantee", ""))).name
         until = _until(context.at, str(context.args.get("lasting") or ""))
-        outcome = rules.permit_picking(context.state, context.player, grantee, context.at, until)
-        return outcome, (), ""
+        garden = context.state.garden
+        outcome = rules.permit_picking(garden, context.player, grantee, context.at, until)
+        return _gardened(context, outcome), (), ""
 
     def _withdraw(self, context: _Context) -> Judged:
         grantee = find_player_by_name(self.session, str(context.args.get("grantee", ""))).name
-        outcome = rules.withdraw_picking(context.state, context.player, grantee, context.at)
+        outcome = rules.withdraw_picking(context.state.garden, context.player, grantee, context.at)
+        return _gardened(context, outcome), (), ""
+
+    # -- the Drinks (rules 1913, 1914, 1915) ----------------------------------------------
+
+    def _ferment(self, context: _Context) -> Judged:
+        """Rule 1913: the Fruit named, else the oldest of the kind e holds, else the oldest
+        of the kind on a Plant in eir own Garden."""
+        _check_allowed(context, drinks.FERMENTING)
+        number = _number(context.args)
+        if number is None:
+            number = _fruit_to_ferment(context)
+        source = self._attempt_draws(context)
+        outcome = drinks.ferment(context.state.drinks, context.player, number, context.at, source)
+        return _drunk(context, outcome), source.draws, source.context_id
+
+    def _drink(self, context: _Context) -> Judged:
+        """Rule 1913's Drinking (a Drink, with its 1d10 when not Sober) or 1914 B (a Potion)."""
+        kind = drinks.drink_kind(str(context.args.get("kind") or ""))
+        if kind not in drinks.RECIPES:  # a Potion is drunk under 1914 B, not 1913
+            _check_allowed(context, drinks.DRINKING)
+        number = _number(context.args)
+        if number is None:
+            number = _item_held(context, str(context.args.get("kind") or ""))
+        source = self._attempt_draws(context)
+        outcome = drinks.drink(context.state.drinks, context.player, number, context.at, source)
+        return _drunk(context, outcome), source.draws, source.context_id
+
+    def _mix(self, context: _Context) -> Judged:
+        """Rule 1914 A's Recipe followed ("I mix a Bloody Harry"), or 1915's Concoction.
+
+        The Arena is not refereed (rule 1912), so a player who mixes a Concoction is taken
+        at eir word that eir Avatar is adjacent to a Cube Filled with Water (docs/readings.md).
+        """
+        kind = " ".join(word.capitalize() for word in str(context.args.get("kind", "")).split())
+        state, player = context.state.drinks, context.player
+        if kind == drinks.CONCOCTION:
+            drink_number, tomato_number = drinks.concoction_ingredients(state, player)
+            outcome = drinks.mix(
+                state, player, drink_number, tomato_number, context.at, avatar_beside_water=True
+            )
+        else:
+            ingredients = drinks.ingredients_for(state, player, kind)
+            outcome = drinks.follow_recipe(state, player, kind, ingredients, context.at)
+        return _drunk(context, outcome), (), ""
+
+    def _pour(self, context: _Context) -> Judged:
+        """Rule 1915: the Concoction poured on a Plant, in any Garden."""
+        number = _number(context.args)
+        if number is None:
+            number = _item_held(context, drinks.CONCOCTION)
+        plant = self._plant_named(context, context.args.get("plant"))
+        outcome = drinks.pour(context.state.drinks, context.player, number, plant, context.at)
+        return _drunk(context, outcome), (), ""
+
+    # -- the Store's objects (rules 1911, 1921, 13) ----------------------------------------
+
+    def _use(self, context: _Context) -> Judged:
+        """Rule 1921's "I use my ...": the Bunnies of rule 1911 on a Plant, a Garden, a Fruit."""
+        on, written = str(context.args.get("on", "")), context.args.get("target")
+        target: store.UseTarget = None
+        if on == "plant":
+            target = store.OnPlant(self._plant_named(context, written))
+        elif on == "garden":
+            target = store.OnGarden(self._garden(written, context.player))
+        elif on == "fruit":
+            target = store.OnFruit(self._fruit_named(context, written))
+        source = turn_draws(self.session, self.services, context.turn)
+        economy = context.state
+        kind = str(context.args.get("kind", ""))
+        done = store.use(
+            economy.store, economy.garden, context.player, kind, target, context.at, source
+        )
+        outcome = EconomyOutcome(economy.with_store_outcome(done), done.happenings)
+        return outcome, source.draws, source.context_id
+
+    def _give(self, context: _Context) -> Judged:
+        recipient = find_player_by_name(self.session, str(context.args.get("recipient", ""))).name
+        kind = str(context.args.get("kind", ""))
+        kind = " ".join(word.capitalize() for word in kind.split())
+        outcome = give_object(context.state, context.player, kind, _number(context.args), recipient)
         return outcome, (), ""
+
+    def _attempt_draws(self, context: _Context) -> dice.DrawSource:
+        """The post's draws for a rule 1913 attempt: a Sober player rolls nothing, so only a
+        nonsober one's attempt opens the nweek's draws (and its 1d10 is recorded)."""
+        if drinks.is_sober(context.state.drinks, context.player):
+            return _NoDraws()
+        return turn_draws(self.session, self.services, context.turn)
+
+    def _plant_named(self, context: _Context, written: object) -> int:
+        """The Plant "Bob's Thorn Bush", "my Vine" or "Plant 7" names: its number."""
+        target = written if isinstance(written, Mapping) else {}
+        number = target.get("number")
+        if isinstance(number, int):
+            return number
+        garden = self._garden(target, context.player)
+        return _plant_in(context.state.garden, garden, str(target.get("kind", "")))
+
+    def _fruit_named(self, context: _Context, written: object) -> int:
+        """The Fruit "Bob's Lemon" names: one Bob holds, else one on a Plant of his Garden."""
+        target = written if isinstance(written, Mapping) else {}
+        number = target.get("number")
+        if isinstance(number, int):
+            return number
+        owner = find_player_by_name(self.session, str(target.get("owner", ""))).name
+        kind = str(target.get("kind", ""))
+        garden = context.state.garden
+        for fruit in garden.fruit_held_by(owner):
+            if fruit.kind == kind:
+                return fruit.number
+        return _fruit_in(garden, owner, kind)
 
     def _garden(self, written: object, player: str) -> GardenKey:
         """The Garden the args name: the player's own, another's, or the Town Square."""
@@ -282,13 +454,13 @@ class GardenAdapter:
         if self.state is None:
             return
         self.state = renamed_state(self.state, old, new) or self.state
-        self.stored.load(self.session)
+        self.stored.load(self.session, store_of(self.services))
 
     def forfeit_player(self, name: str, at: datetime) -> Forfeited:
         """Rule 14: a player who forfeits has no Garden; its Plants and eir Fruit go with it."""
         moment = moment_of(self.services, at)
         state = self._loaded(moment)
-        if name not in state.players:
+        if name not in state.garden.players:
             return Forfeited()
         self.state, self.changed = state.without_player(name), True
         return Forfeited(notes=(f"{name}'s Garden, its Plants and eir Fruit are gone (rule 14)",))
@@ -298,7 +470,7 @@ class GardenAdapter:
     def changed_boards(self) -> tuple[Board, ...]:
         if not self.changed or self.state is None or self.last_moment is None:
             return ()
-        return (Board("Gardens", rules.render_gardens(self.state, self.last_moment)),)
+        return (Board("Gardens", economy_display(self.state, self.last_moment)),)
 
     def notes(self, visible_text: str) -> tuple[str, ...]:
         if not self.started:
@@ -313,6 +485,71 @@ class GardenAdapter:
 def _number(args: Mapping[str, Any]) -> int | None:
     number = args.get("number")
     return int(number) if isinstance(number, int) else None
+
+
+class _NoDraws(dice.DrawSource):
+    """The draws of an attempt that rolls nothing (a Sober player's, rule 1913)."""
+
+    def __init__(self) -> None:
+        pass
+
+    @property
+    def draws(self) -> tuple[dice.Draw, ...]:
+        return ()
+
+    @property
+    def context_id(self) -> str:
+        return ""
+
+    def randint(self, low: int, high: int, purpose: str) -> int:
+        raise AssertionError(f"a Sober player's attempt drew for {purpose}")  # a defect
+
+    def choice(self, options: Sequence[T], purpose: str) -> T:
+        raise AssertionError(f"a Sober player's attempt drew for {purpose}")  # a defect
+
+
+def _check_allowed(context: _Context, action: str) -> None:
+    """Rule 1913's gate before the objects are looked for: a Blacked Out player, or one
+    barred by a failed roll, is refused whatever e names (``PossibleLaterError``)."""
+    drinks.check_allowed(context.state.drinks, context.player, action, context.at)
+
+
+def _gardened(context: _Context, outcome: rules.Outcome) -> EconomyOutcome:
+    """A Gardens' outcome as the Economy's."""
+    return EconomyOutcome(
+        context.state.with_garden(outcome.state), outcome.happenings, outcome.payments
+    )
+
+
+def _drunk(context: _Context, outcome: drinks.Outcome) -> EconomyOutcome:
+    """A Drinks' outcome (the Gardens inside it) as the Economy's."""
+    state = replace(context.state, drinks=outcome.state)
+    return EconomyOutcome(state, outcome.happenings, outcome.payments)
+
+
+def _fruit_to_ferment(context: _Context) -> int:
+    """The oldest Fruit of the kind the player holds, else on a Plant in eir own Garden."""
+    kind = str(context.args.get("kind") or "")
+    garden = context.state.garden
+    rotten = bool(context.args.get("rotten"))
+    for fruit in garden.fruit_held_by(context.player):
+        if fruit.kind == kind and (fruit.rotten or not rotten):
+            return fruit.number
+    try:
+        return _fruit_in(garden, context.player, kind)
+    except IllegalActionError:
+        raise IllegalActionError(
+            f"you have no {kind or 'Fruit'}, and there is none in your Garden", rule="1913"
+        ) from None
+
+
+def _item_held(context: _Context, kind: str) -> int:
+    """The oldest Drink, Potion or Concoction of ``kind`` the player holds."""
+    wanted = drinks.drink_kind(" ".join(word.capitalize() for word in kind.split()))
+    for item in context.state.drinks.held_by(context.player):
+        if drinks.drink_kind(item.kind) == wanted:
+            return item.number
+    raise IllegalActionError(f"you hold no {wanted}", rule="1913")
 
 
 def _entitled(state: rules.GardenState, player: str, target: str, at: Moment) -> bool:
@@ -331,7 +568,8 @@ def _held_number(context: _Context, *, rotten_first: bool, kind: str = "", rule:
     if number is not None:
         return number
     kind = kind or str(context.args.get("kind") or "")
-    held = [fruit for fruit in context.state.fruit_held_by(context.player) if fruit.kind == kind]
+    garden = context.state.garden
+    held = [fruit for fruit in garden.fruit_held_by(context.player) if fruit.kind == kind]
     if not held:
         fruit_type = rules.FRUIT_TYPES.get(kind)
         rule = rule or (fruit_type.rule if fruit_type is not None else RULE_FRUITS)
@@ -388,12 +626,26 @@ GARDENS = Game(
     title="Gardens, Tomatoes and Thorns (seed 004)",
     adapters=garden_adapters,
     areas=(garden_area.AREA,),
-    # Thorn Seeds are the one Store item refereed here; the other Store actions
-    # (Bunnies, Arena Tools) stay unrefereed, so "store" is not taken.
-    refereed_subgames=("gardens", "tomatoes", "thorns", "thorn_seeds"),
+    # The Store's buying and Bunnies, the Drinks, Potions and Concoctions, and gifts of
+    # their objects are refereed here; Arena Tools stay the Arena's (rule 1912), and
+    # More Plants (1918) stays unrefereed.
+    refereed_subgames=(
+        "gardens",
+        "tomatoes",
+        "thorns",
+        "thorn_seeds",
+        "store",
+        "alcohol",
+        "potions",
+        "waterspouts",
+        "garden_objects",
+    ),
     settings_type=GardenSettings,
     renames=(rename_in_gardens,),
-    views=(StateView(NAME, "every Garden, its Plants and Fruit (rule 625 D.4)", garden_view),),
+    views=(
+        StateView(NAME, "every Garden, its Plants and Fruit (rule 625 D.4)", garden_view),
+        StateView("store", "the Store's Inventory, prices and tildex (rule 1911)", store_view),
+    ),
     timed_events=(TimedEvent(run_checkpoints, GARDENING, next_due=checkpoint_due),),
     digest_sections=(garden_sections,),
     templates=NAME,

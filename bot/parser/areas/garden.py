@@ -100,6 +100,78 @@ class GardenTransformer(CommonTransformer):
         return ActionReading("garden.permit", {"grantee": str(children[0]), "lasting": lasting})
 
 
+class EconomyTransformer(GardenTransformer):
+    """Adds the Drinks' and the Store's actions (rules 1911, 1913-1915, 13):
+    ``garden.ferment``, ``garden.drink``, ``garden.mix``, ``garden.pour``,
+    ``garden.buy`` of any Inventory type, ``garden.use`` and ``garden.give``."""
+
+    def players_plant(self, children: list[Token]) -> dict[str, object]:
+        kind, number = _kind_and_number(children, "PLANT")
+        return {"owner": str(children[0])[:-2], "kind": kind, "number": number}
+
+    def own_plant(self, children: list[Token]) -> dict[str, object]:
+        kind, number = _kind_and_number(children, "PLANT")
+        return {"own": True, "kind": kind, "number": number}
+
+    def town_square_plant(self, children: list[Token]) -> dict[str, object]:
+        kind, number = _kind_and_number(children, "PLANT")
+        return {"owner": TOWN_SQUARE, "kind": kind, "number": number}
+
+    def numbered_plant(self, children: list[Token]) -> dict[str, object]:
+        return {"number": int(children[-1]), "kind": "Plant"}
+
+    def players_fruit(self, children: list[Token]) -> dict[str, object]:
+        kind, number = _kind_and_number(children, "FRUIT")
+        return {"owner": str(children[0])[:-2], "kind": kind, "number": number}
+
+    def numbered_fruit(self, children: list[Token]) -> dict[str, object]:
+        kind, number = _kind_and_number(children, "FRUIT")
+        return {"kind": kind, "number": number}
+
+    def ferment(self, children: list[object]) -> ActionReading:
+        return ActionReading("garden.ferment", _fruit_args(children))
+
+    def drink(self, children: list[object]) -> ActionReading:
+        kind, number = _kind_and_number(children, "DRINK")
+        return ActionReading("garden.drink", {"kind": kind, "number": number})
+
+    def mix(self, children: list[object]) -> ActionReading:
+        kind, _number = _kind_and_number(children, "MIXTURE")
+        return ActionReading("garden.mix", {"kind": kind})
+
+    def pour(self, children: list[object]) -> ActionReading:
+        _kind, number = _kind_and_number(children, "CONCOCTION")
+        target = _garden(children)
+        return ActionReading("garden.pour", {"number": number, "plant": target})
+
+    def buy_item(self, children: list[Token]) -> ActionReading:
+        words = str(children[0]).split()
+        count = COUNT_WORDS.get(words[0].lower(), int(words[0]) if words[0].isdigit() else 0)
+        kind_words = words[1:] if count or words[0].lower() in ("a", "an") else words
+        kind = " ".join(word.capitalize() for word in kind_words)
+        return ActionReading("garden.buy", {"kind": kind, "count": count or 1})
+
+    def use(self, children: list[object]) -> ActionReading:
+        return self._use(children, "plant")
+
+    def use_on_garden(self, children: list[object]) -> ActionReading:
+        return self._use(children, "garden")
+
+    def use_to_steal(self, children: list[object]) -> ActionReading:
+        return self._use(children, "fruit")
+
+    def _use(self, children: list[object], on: str) -> ActionReading:
+        kind, number = _kind_and_number(children, "BUNNY")
+        args = {"kind": kind, "number": number, "on": on, "target": _garden(children)}
+        return ActionReading("garden.use", args)
+
+    def give(self, children: list[object]) -> ActionReading:
+        kind, number = _kind_and_number(children, "OBJECT")
+        return ActionReading(
+            "garden.give", {"kind": kind, "number": number, "recipient": str(children[-1])}
+        )
+
+
 def _kind_and_number(children: Sequence[object], terminal: str) -> tuple[str, int | None]:
     kind, number = "", None
     for child in children:
@@ -125,7 +197,7 @@ def _garden(children: list[object], default: dict[str, object] | None = None) ->
 
 AREA = Area(
     namespace="garden",
-    transformer=GardenTransformer,
+    transformer=EconomyTransformer,
     triggers=(
         r"buy",
         r"purchase",
@@ -140,6 +212,16 @@ AREA = Area(
         r"allow",
         r"withdraw",
         r"revoke",
+        r"ferment",
+        r"drink",
+        r"mix",
+        r"brew",
+        r"follow",
+        r"pour",
+        r"use",
+        r"give",
+        r"transfer",
+        r"send",
     ),
     terminals={
         "SEEDS": "Thorn Seeds, with how many (a Thorn Seed, two Thorn Seeds)",
@@ -149,6 +231,13 @@ AREA = Area(
         "PERIOD": "nweek, nday or Checking Period",
         "TILDEX": "an amount of tildex (3~)",
         "OWNER": "the owner's name with 's (Bob's)",
+        "SQUARES": "the Town Square's",
+        "DRINK": "a Drink or Potion (Tomato Drink, Bloody Harry)",
+        "MIXTURE": "a Potion or Concoction (Bloody Harry, Waterspout Concoction)",
+        "CONCOCTION": "a Waterspout Concoction",
+        "ITEMS": "objects on the Store's Inventory, with how many (2 Smoke Bombs)",
+        "BUNNY": "a Bunny (Fluffy, Hungry or Ninja)",
+        "OBJECT": "an object one holds (Thorn Seed, Tomato Drink, Fluffy Bunny)",
     },
     problems={},
 )

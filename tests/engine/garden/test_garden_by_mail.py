@@ -23,6 +23,21 @@ Garden, its Vine and his permissions are Robert's, and the post's next
 permission is given as Robert) and Dave forfeits (rule 14: his Garden, Fruit
 and Stain are gone); the unwatered Vine dies in Robert's Garden.
 
+The Drinks and the Store (rules 13, 1911, 1913-1915): Carol picks both
+Tomatoes of the Town Square and gives them and her Thorn Seed to Robert
+(rule 13); Robert, Sober, ferments a Tomato and six Thorn Seeds (5~ each),
+follows the Bloody Harry Recipe and drinks it (1914), then drinks Thorn Seed
+Drinks: no roll while Sober, a roll that cannot fail at BAC 1, and at BAC 3 a
+1d10 of 2 fails and bars him from Drinking for the Checking Period, which
+his next try is refused for, saying when (1913).  Alice buys a Fluffy Bunny
+(250~ to the Store) and sets it on the Town Square's Thorn Bush (rule 1909
+brings one back); two Smoke Bombs are beyond her, and a Smoke Bomb is the
+Arena's (1912).  At each Checking Period's end Robert's BAC falls, before the
+Gardens' events (rule 3 C).  In nweek 5 his second Tomato is Rotten in his
+hands: he mixes a Waterspout Concoction (1915) and pours it on the Town
+Square's Thorn Bush, and Carol's Hungry Bunny raids the Town Square (a
+recorded draw).
+
 The posts are played against a scratch bot, then reach a second bot over
 real IMAP (Dovecot); every mail to the list is pinned by a golden file; the
 list archive alone, replayed into a fresh database, gives the same Gardens,
@@ -51,6 +66,7 @@ from bot.app import App, build_app
 from bot.audit import verify_archive
 from bot.config import DEFAULT_GAMES, GamesSettings, Settings
 from bot.engine import ledger
+from bot.engine.games.garden_economy import StoredEconomy
 from bot.engine.games.garden_state import StoredGardens
 from bot.engine.holdings import POINTS, TILDEX
 from bot.engine.players import find_player_by_name
@@ -58,6 +74,8 @@ from bot.engine.views import game_view, views_of
 from bot.engine.worker import process_queue
 from bot.games.economy import Moment
 from bot.games.garden import GardenState
+from bot.games.garden_economy import Economy
+from bot.games.store import StoreState
 from bot.ingress.imap import ImapPoller
 from bot.outbound.transports import MaildirTransport
 from bot.posts import compose_post, mbox_from_line
@@ -76,6 +94,7 @@ PLAYERS = {
     "Carol": "carol@example.test",
     "Dave": "dave@example.test",
 }
+ADDRESSES = {**PLAYERS, "Robert": PLAYERS["Bob"]}  # Bob renames himself (rule 151)
 LIST_DELAY = timedelta(seconds=3)
 GOLDEN = Path(__file__).parent / "golden"
 EVERY_GARDEN = (
@@ -88,7 +107,7 @@ def day(number: int, hour: int = 0, minute: int = 0) -> datetime:
     return datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=number - 1, hours=hour, minutes=minute)
 
 
-END = day(34, 1)
+END = day(41, 10)
 # (day, hour, minute, player, body): Checkpoints fall at 00:00 on days 4, 8, 11, 14, 18, 21...
 POSTS: tuple[tuple[int, int, int, str, str], ...] = (
     *(
@@ -192,12 +211,63 @@ POSTS: tuple[tuple[int, int, int, str, str], ...] = (
         9,
         0,
         "Bob",
-        "I permit Carol to pick from my Garden this nweek. I change my name to Robert. "
+        "I permit Carol to pick from my Garden. I change my name to Robert. "
         "I permit Alice to pick from my Garden this nweek.",
     ),
     (32, 9, 10, "Dave", "I forfeit the game."),
     # Two Thorn Seeds cost 260~ and Carol holds 234~: she buys neither.
     (32, 9, 20, "Carol", "I buy two Thorn Seeds."),
+    # The Drinks and the Store (rules 13, 1911, 1913-1915).  Carol's gifts (rule 13).
+    (
+        32,
+        9,
+        30,
+        "Carol",
+        "I pick a Tomato from the Town Square. I pick a Tomato from the Town Square. "
+        "I give my Tomato to Robert. I give my Tomato to Robert. I give my Thorn Seed to Robert.",
+    ),
+    # Robert ferments while Sober, follows the Bloody Harry Recipe and drinks until a
+    # 1d10 lower than his BAC bars him from Drinking for the Checking Period (1913).
+    (
+        32,
+        10,
+        0,
+        "Robert",
+        "I ferment my Tomato. I ferment my Thorn Seed. I ferment my Thorn Seed. "
+        "I ferment my Thorn Seed. I ferment my Thorn Seed. I ferment my Thorn Seed. "
+        "I ferment my Thorn Seed. I mix a Bloody Harry. I drink my Bloody Harry. "
+        "I drink my Thorn Seed Drink. I drink my Thorn Seed Drink. "
+        "I drink my Thorn Seed Drink. I drink my Thorn Seed Drink. I drink my Thorn Seed Drink.",
+    ),
+    # The Store: a Fluffy Bunny at 250~ to the Store, used on the Town Square's Thorn Bush
+    # (rule 1909 brings one back); two Smoke Bombs are beyond Alice's tildex, and a Smoke
+    # Bomb is an Arena Tool (1912, not refereed).
+    (
+        32,
+        10,
+        10,
+        "Alice",
+        "I buy a Fluffy Bunny. I use my Fluffy Bunny on Plant 1. "
+        "I buy 2 Smoke Bombs from the Store. I use my Smoke Bomb.",
+    ),
+    # nweek 5: Robert's second Tomato is Rotten in his hands; the Concoction (1915).
+    (
+        41,
+        9,
+        0,
+        "Robert",
+        "I mix a Waterspout Concoction. "
+        "I pour my Waterspout Concoction on the Town Square's Thorn Bush.",
+    ),
+    # A Hungry Bunny raids the Town Square: which Plant is a recorded draw (1911).
+    (
+        41,
+        9,
+        10,
+        "Carol",
+        "I buy a Hungry Bunny. I use my Hungry Bunny on the Town Square. "
+        "I use a Ninja Bunny to steal Tomato 52.",
+    ),
 )
 
 
@@ -219,7 +289,7 @@ class Table:
     def post(self, at: datetime, author: str, body: str) -> str:
         message_id = f"post-{len(self.posts) + 1}@example.test"
         raw = compose_post(
-            author, PLAYERS[author], "Gardens", body, message_id, at, to=LIST_ADDRESS
+            author, ADDRESSES[author], "Gardens", body, message_id, at, to=LIST_ADDRESS
         )
         advance_to(self.app, at)
         store_message(self.app, raw, "smtp", at)
@@ -286,6 +356,14 @@ def world(tmp_path_factory: pytest.TempPathFactory, dovecot: DovecotServer) -> I
 def gardens(app: App) -> GardenState:
     with app.session_factory() as session:
         state = StoredGardens().load(session)
+    assert state is not None
+    return state
+
+
+def economy(app: App) -> Economy:
+    """The Gardens, the Drinks and the Store, as the rows give them back."""
+    with app.session_factory() as session:
+        state = StoredEconomy().load(session, StoreState())
     assert state is not None
     return state
 
@@ -357,7 +435,11 @@ def ruling_of(app: App, fragment: str) -> tuple[str, str, str]:
 
 
 def test_thorn_seeds_are_bought_and_planted_in_ones_own_garden(world: World) -> None:
-    bought = [r for r in rulings(world.scratch) if r[0] == "garden.buy" and r[1] == "applied"]
+    bought = [
+        r
+        for r in rulings(world.scratch)
+        if r[0] == "garden.buy" and r[1] == "applied" and "Thorn Seed" in r[2]
+    ]
     assert len(bought) == 7
     assert bought[0][2] == "Alice bought Thorn Seed 4 from the Store for 130~"
     refused = ruling_of(world.scratch, "only in your own Garden")
@@ -366,13 +448,20 @@ def test_thorn_seeds_are_bought_and_planted_in_ones_own_garden(world: World) -> 
     with world.scratch.session_factory() as session:
         bob = find_player_by_name(session, "Robert").id
         spent = ledger.balance(session, bob, TILDEX)
-    assert spent == 500 - 260 - 12 + 2  # and 2~ for the Burned Thorn Bush (1902 D)
+    # And 2~ for the Burned Thorn Bush (1902 D); then, as Robert, seven Drinks fermented at
+    # 5~ (1913) and 30~ mixed into a Concoction (1915).
+    assert spent == 500 - 260 - 12 + 2 - 7 * 5 - 30
 
 
 def test_a_purchase_beyond_ones_tildex_pays_nothing(world: World) -> None:
-    (refused,) = [r for r in rulings(world.scratch) if r[0] == "garden.buy" and r[1] != "applied"]
+    (refused,) = [
+        r
+        for r in rulings(world.scratch)
+        if r[0] == "garden.buy" and r[1] != "applied" and "234~" in r[2]
+    ]
     assert refused[2] == "that costs 260~, and you hold 234~"
-    assert balances(world.scratch)["Carol"][1] == 234
+    # And then a Hungry Bunny, 100~ to the Store (rule 1911).
+    assert balances(world.scratch)["Carol"][1] == 234 - 100
 
 
 def test_watering_refusals_cite_their_rules(world: World) -> None:
@@ -426,7 +515,9 @@ def test_a_free_throw_and_a_throw_are_drawn_with_proof_lines(world: World) -> No
     assert throw[:2] == ("garden.throw", "applied") and "bounds=1..4" in throw[2]
     report = verify_archive(world.archive)
     assert report.ok, report.lines
-    assert report.checked == 3, report.summary  # the tie and the two throws
+    # The tie, the two throws and Robert's three 1d10s (rule 1913); the Hungry Bunny's
+    # Plant is drawn in nweek 5, whose seed is revealed only when it ends (rule 9).
+    assert (report.checked, report.unrevealed) == (6, 1), report.summary
 
 
 def test_rot_fall_squirrels_and_planting_a_rotten_tomato(world: World) -> None:
@@ -445,13 +536,15 @@ def test_a_rename_and_a_forfeit_reach_the_gardens(world: World) -> None:
     state = gardens(world.scratch)
     assert "Bob" not in state.players and "Dave" not in state.players
     granted = [(p.grantor, p.grantee) for p in state.permissions.items]
-    assert granted[-2:] == [("Robert", "Carol"), ("Robert", "Alice")]
+    # Carol's permission, given as Bob for good, is Robert's; Alice's ended with nweek 4.
+    assert granted == [("Robert", "Carol")]
+    assert ruling_of(world.scratch, "Robert permits Alice")[2].endswith("until nweek 5, nday 1")
     assert state.fruit_held_by("Dave") == () and not state.effects.holds(
         "Dave", "Stained With Tomato Juice", Moment(32)
     )
     forfeit = [r for r in rulings_of_roster(world.scratch) if r[0] == "roster.forfeit"]
     assert "Dave's Garden, its Plants and eir Fruit are gone (rule 14)" in forfeit[0][2]
-    last = reports(world.scratch)[-1]
+    last = next(text for text in reports(world.scratch) if "nweek 4, nday 4 (rule 3 A)" in text)
     assert "Robert's Garden: 0~ paid for watering, Gardening Cost 5~: Plant 41 (Vine)" in last
     assert "Bob" not in last and "Dave" not in last
 
@@ -460,7 +553,7 @@ def test_chaunceys_display_in_the_view_and_the_ministers_digest(world: World) ->
     with world.live.session_factory() as session:
         shown = game_view(session, world.live.services, "garden", at=END)
         digests = game_view(session, world.live.services, "digests", at=END)
-    assert shown.text.startswith("Gardens, Plants and Fruit at nweek 4, nday 4, 01:00:00")
+    assert shown.text.startswith("Gardens, Plants and Fruit at nweek 5, nday 1, 10:00:00")
     assert "Robert's Garden: Gardening Cost 0~" in shown.text
     assert "Gardens, Plants and Fruit (rule 625 D.4)" in digests.text
     assert "Plant 40  Vine" in digests.text
@@ -469,6 +562,7 @@ def test_chaunceys_display_in_the_view_and_the_ministers_digest(world: World) ->
 def test_the_bot_over_imap_rules_the_same(world: World) -> None:
     assert rulings(world.live) == rulings(world.scratch)
     assert gardens(world.live) == gardens(world.scratch)
+    assert economy(world.live) == economy(world.scratch)
     assert balances(world.live) == balances(world.scratch)
     for name in views_of(world.scratch.services.games):
         assert every_view(world.live, name) == every_view(world.scratch, name), name
@@ -479,6 +573,7 @@ def test_the_list_archive_alone_gives_the_same_gardens_and_mails(world: World) -
         statuses = session.scalars(select(Message.status)).all()
     assert "refused" not in statuses and "shunted" not in statuses
     assert gardens(world.replayed) == gardens(world.scratch)
+    assert economy(world.replayed) == economy(world.scratch)
     assert view(world.replayed) == view(world.scratch)
     for name in views_of(world.scratch.services.games):
         assert every_view(world.replayed, name) == every_view(world.scratch, name), name
@@ -494,3 +589,68 @@ def test_golden_rulings_and_every_list_mail(world: World) -> None:
     )
     mails = [f"{kind} | {subject}\n{body}" for kind, subject, body in list_mails(world.live)]
     check_golden(GOLDEN / "mails.txt", "\n=====\n".join(mails))
+
+
+def test_fermenting_drinking_and_a_failed_check_with_its_proof_line(world: World) -> None:
+    fermented = [r for r in rulings(world.scratch) if r[0] == "garden.ferment"]
+    assert len(fermented) == 7 and all(r[1] == "applied" for r in fermented)
+    assert fermented[0][2] == "Robert fermented Tomato 38 into Tomato Drink 42, paying 5~"
+    drunk = [r for r in rulings(world.scratch) if r[0] == "garden.drink"]
+    # Sober, no roll; BAC 1 never fails (docs/readings.md); then a 1d10 lower than the BAC.
+    assert "rolled" not in drunk[1][2] and "BAC is now 1" in drunk[1][2]
+    failed = ruling_of(world.scratch, "lower than eir BAC: the attempt fails")
+    assert failed[:2] == ("garden.drink", "applied")
+    assert "draw-v1 context=post-" in failed[2] and "bounds=1..10" in failed[2]
+    barred = drunk[-1]
+    assert barred[1] == "rejected" and "failed its 1d10 this Checking Period" in barred[2]
+    assert "Robert may perform Drinking again from nweek 4, nday 4" in barred[2]
+    # Rule 1913: at each Checking Period's end the BAC falls by one, before the Gardens'.
+    sobering = next(text for text in reports(world.scratch) if "nweek 4, nday 4 (rule" in text)
+    assert "Robert's BAC falls from 3 to 2 (rule 1913)" in sobering
+    assert sobering.index("BAC falls") < sobering.index("paid for watering")
+
+
+def test_a_potion_and_a_concoction_poured(world: World) -> None:
+    potion = ruling_of(world.scratch, "and receives Bloody Harry")
+    assert potion[:2] == ("garden.mix", "applied")
+    assert "AvPower is increased by 2" in ruling_of(world.scratch, "drank Bloody Harry")[2]
+    mixed = ruling_of(world.scratch, "dipped it in the Water")
+    assert mixed[1] == "applied" and "Rotten Tomato 39 and 30~" in mixed[2]
+    poured = ruling_of(world.scratch, "it is now a Waterspout")
+    assert poured[:2] == ("garden.pour", "applied")
+    # The Town Square's last Thorn Bush turned: rule 1909 creates another.
+    assert "no Thorn Bushes existed, so one is created" in poured[2]
+    # Then Carol's Hungry Bunny raided the Town Square, and the draw chose the Waterspout.
+    raid = ruling_of(world.scratch, "raids the Town Square")
+    assert "destroys Plant 51 (Waterspout)" in raid[2] and "kind=choice" in raid[2]
+    assert gardens(world.scratch).count_of("Waterspout", None) == 0
+
+
+def test_store_purchases_are_paid_to_the_store_and_arena_tools_are_the_arenas(
+    world: World,
+) -> None:
+    bunny = ruling_of(world.scratch, "bought a Fluffy Bunny")
+    assert bunny[2] == "Alice bought a Fluffy Bunny from the Store for 250~: Fluffy Bunny 50"
+    used = ruling_of(world.scratch, "Fluffy Bunny 50 destroys")
+    assert used[:2] == ("garden.use", "applied")
+    assert ruling_of(world.scratch, "that costs 280~, and you hold 30~")[0] == "garden.buy"
+    assert balances(world.scratch)["Alice"][1] == 30
+    text, data = every_view(world.scratch, "store")
+    # Seven Thorn Seeds, the Fluffy and the Hungry Bunny (rule 1911).
+    assert data["till"] == 7 * 130 + 250 + 100
+    assert "Smoke Bomb" in text and "The Store holds 1260~" in text
+    assert ruling_of(world.scratch, "you hold no Ninja Bunny")[:2] == ("garden.use", "rejected")
+    with world.scratch.session_factory() as session:
+        arena = session.scalars(
+            select(ActionRecord).where(ActionRecord.action == "unrefereed.arena")
+        ).all()
+    assert [row.rule for row in arena] == ["1912"]
+
+
+def test_gifts_of_objects(world: World) -> None:
+    gifts = [r for r in rulings(world.scratch) if r[0] == "garden.give"]
+    assert [r[2] for r in gifts] == [
+        "Carol gave Tomato 38 to Robert",
+        "Carol gave Tomato 39 to Robert",
+        "Carol gave Thorn Seed 23 to Robert",
+    ]
