@@ -15,7 +15,9 @@ between two Checkpoints, the Pod Hatches and Alice gets a Sasquash: the
 scheduler mails the event to the list.
 
 A second game, which does not keep rule 1918, answers the same sentences
-with a ruling saying so.
+with a ruling saying so; then it turns the rule on, and its next action
+brings the Blood Fern (1918 A's invariant, restored after every action and
+event: without an action, the next Checkpoint would).
 
 The posts are played against a scratch bot, then reach a second bot over
 real IMAP (Dovecot); every mail to the list is pinned by a golden file; the
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -61,6 +64,7 @@ from tests.engine.garden.test_garden_by_mail import (
 
 GOLDEN = Path(__file__).parent / "golden" / "more_plants"
 END = day(31, 10)  # an hour after the Pod Hatches (planted day 11, 09:00)
+TURNED_ON = day(2, 9)  # when the game without rule 1918 turns it on
 WATER = "I water my Garden."
 SENTENCES_OF_RULE_1918 = (
     "I import a Lemon Tree into my Garden. I plant a Blood Spore in the Town Square. "
@@ -130,22 +134,24 @@ class World:
     live: App
     replayed: App
     archive: Path
-    without: App  # a game that does not keep rule 1918
+    without: App  # a game that does not keep rule 1918, then does
 
 
-def played(folder: Path, posts: tuple[tuple[int, int, int, str, str], ...], app: App) -> Table:
+def played(
+    posts: tuple[tuple[int, int, int, str, str], ...], app: App, until: datetime = END
+) -> Table:
     table = Table(app, [])
     advance_to(table.app, day(1, 0, 1))
     for number, hour, minute, author, body in posts:
         table.post(day(number, hour, minute), author, body)
-    advance_to(table.app, END)
+    advance_to(table.app, until)
     return table
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory, dovecot: DovecotServer) -> Iterator[World]:
     folder = tmp_path_factory.mktemp("more-plants")
-    table = played(folder, POSTS, recording_app(settings(folder / "scratch")))
+    table = played(POSTS, recording_app(settings(folder / "scratch")))
     account = dovecot.add_user("more-plants-live", "more-plants-password")
     append_to_mailbox(account, table.posts)
     live = recording_app(settings(folder / "live"))
@@ -160,9 +166,13 @@ def world(tmp_path_factory: pytest.TempPathFactory, dovecot: DovecotServer) -> I
     replayed = build_app(replace(fresh, trust=replace(fresh.trust, key_file=str(published))))
     replay_archive(replayed, archive, MaildirTransport(folder / "replayed"), until=END)
     without_posts = (POSTS[0], (1, 9, 0, "Alice", SENTENCES_OF_RULE_1918))
-    without = played(
-        folder, without_posts, recording_app(settings(folder / "off", more_plants=False))
-    ).app
+    without_rule = recording_app(settings(folder / "off", more_plants=False))
+    off = played(without_posts, without_rule, until=TURNED_ON)
+    off.app.dispose()
+    # The same game turns rule 1918 on: the setting is read at each load, not stored.
+    turned_on = Table(recording_app(settings(folder / "off", more_plants=True)), off.posts)
+    turned_on.post(TURNED_ON, "Alice", "I import a Lemon Tree into my Garden.")
+    without = turned_on.app
     yield World(table.app, live, replayed, archive, without)
     for app in (table.app, live, replayed, without):
         app.dispose()
@@ -230,11 +240,14 @@ def test_the_pod_hatches_on_time_between_checkpoints(world: World) -> None:
     assert held == ["Sasquash"]
 
 
-def test_a_game_without_rule_1918_says_so(world: World) -> None:
-    refused = rulings(world.without)
+def test_a_game_without_rule_1918_says_so_until_it_turns_it_on(world: World) -> None:
+    *refused, imported = rulings(world.without)
     assert len(refused) == 6 and all(r[1] == "rejected" for r in refused), refused
     assert all("rule 1918 (More Plants) is not in play in this game" in r[2] for r in refused)
-    assert economy(world.without).garden.count_of("Blood Fern", None) == 0
+    # Turned on, the game's next action restores 1918 A's invariant.
+    assert imported[:2] == ("garden.import", "applied")
+    assert "no Blood Ferns or Blood Spores existed, so a Blood Fern is created" in imported[2]
+    assert economy(world.without).garden.count_of("Blood Fern", None) == 1
 
 
 def test_draws_are_verified_from_the_archive(world: World) -> None:
@@ -270,4 +283,4 @@ def test_golden_rulings_and_every_list_mail(world: World) -> None:
     mails = [f"{kind} | {subject}\n{body}" for kind, subject, body in list_mails(world.live)]
     check_golden(GOLDEN / "mails.txt", "\n=====\n".join(mails))
     off = [f"{a} | {r} | {reason}\n" for a, r, reason in rulings(world.without)]
-    check_golden(GOLDEN / "rulings_without_rule_1918.txt", "".join(off))
+    check_golden(GOLDEN / "rulings_without_rule_1918_then_with_it.txt", "".join(off))
