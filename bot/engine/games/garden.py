@@ -28,6 +28,14 @@ the Store" (1911: every Inventory type, the price to the Store), "I use my
 Fluffy Bunny on Bob's Vine", "I use my Hungry Bunny on Bob's Garden", "I use
 a Ninja Bunny to steal Bob's Lemon" (1911, 1921) and "I give my Thorn Seed
 to Bob" (rule 13).  Picking, watering and planting are rule 1913's attempts.
+
+More Plants (rule 1918), when ``[garden] more_plants = true`` (otherwise its
+sentences are refused, saying the rule is not in play in this game): "I plant
+a Blood Spore in the Town Square" (1918 A, as any Fruit), "I import a Lemon
+Tree into my Garden" (1918 B, 60~), "I mix a Thorn Seed, a Lemon Drink and a
+Blood Spore Drink together" (1918 D), "I plant a Huge Seed in my Garden" (1918
+C); Lemons and Blood Spores are picked and fermented as any Fruit, and the
+Sasquash Pod's Hatching is a timer ``garden_events`` runs when it is due.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 Buying a Thorn Seed (rule 1911), planting (1908 B.1, 1909), watering
 (1902 A), picking, also slowly (1902 B, 1909), burning (1902 D), throwing
-and Free Throws (1908 B.2, B.3), and rule 636's permission to pick.  Names
+and Free Throws (1908 B.2, B.3), rule 636's permission to pick, the Drinks'
+and the Store's actions, and More Plants' (1918: importing a Lemon Tree,
+Alchemy, planting a Huge Seed).  Names
 and Fruit are kept as written; the engine resolves them
 (``bot.engine.games.garden``).
 """
