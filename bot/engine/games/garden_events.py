@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from bot.engine.game import DigestSection, rule
 from bot.engine.games.garden_clock import instant_of, moment_of
-from bot.engine.games.garden_economy import StoredEconomy
+from bot.engine.games.garden_economy import StoredEconomy, stored_timers
 from bot.engine.players import all_players
 from bot.engine.renames import rename_in_json
 from bot.engine.rulings import Turn
@@ -116,8 +116,7 @@ def checkpoint_due(session: Session, services: Services, after: datetime) -> dat
     or an earlier timer of the Drinks or the Store (1914 C.2, 1918 D)."""
     point = ntime.next_checkpoint(services.clock.config, after)
     instants = [] if point is None else [point.instant]
-    economy = StoredEconomy().load(session, store_of(services))
-    timer = None if economy is None else next_timer(economy, moment_of(services, after))
+    timer = next_timer(stored_timers(session), moment_of(services, after))
     instant = None if timer is None else instant_of(services, timer)
     if instant is not None and instant > after:
         instants.append(instant)
