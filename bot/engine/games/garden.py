@@ -28,6 +28,14 @@ the Store" (1911: every Inventory type, the price to the Store), "I use my
 Fluffy Bunny on Bob's Vine", "I use my Hungry Bunny on Bob's Garden", "I use
 a Ninja Bunny to steal Bob's Lemon" (1911, 1921) and "I give my Thorn Seed
 to Bob" (rule 13).  Picking, watering and planting are rule 1913's attempts.
+
+More Plants (rule 1918), when ``[garden] more_plants = true`` (otherwise its
+sentences are refused, saying the rule is not in play in this game): "I plant
+a Blood Spore in the Town Square" (1918 A, as any Fruit), "I import a Lemon
+Tree into my Garden" (1918 B, 60~), "I mix a Thorn Seed, a Lemon Drink and a
+Blood Spore Drink together" (1918 D), "I plant a Huge Seed in my Garden" (1918
+C); Lemons and Blood Spores are picked and fermented as any Fruit, and the
+Sasquash Pod's Hatching is a timer ``garden_events`` runs when it is due.
 """
 
 from __future__ import annotations
@@ -68,15 +76,17 @@ from bot.games import garden as rules
 from bot.games.economy import Happening, Moment, Payment
 from bot.games.errors import ActionError, IllegalActionError
 from bot.games.garden.buying import buy
-from bot.games.garden.plants import GardenKey
+from bot.games.garden.plants import BLOOD_FERN, BLOOD_SPORE, LEMON, LEMON_TREE, GardenKey
 from bot.games.garden.rules import (
     RULE_BURNING,
     RULE_FOOD_FIGHTS,
     RULE_FREE_THROWS,
     RULE_FRUITS,
     RULE_GARDENS,
+    RULE_MORE_PLANTS,
 )
-from bot.games.garden_economy import Economy, EconomyOutcome, give_object
+from bot.games.garden_economy import Economy, EconomyOutcome, give_object, mix_huge_seed
+from bot.games.store.inventory import BLOOD_SPORE_DRINK, HUGE_SEED, LEMON_DRINK
 from bot.games.store.rules import STORE_HOLDER
 from bot.parser import ParsedAction
 from bot.parser.areas import garden as garden_area
@@ -85,6 +95,11 @@ if TYPE_CHECKING:
     from bot.engine.services import Services
 
 T = TypeVar("T")
+RULE_ARENA = "1912"
+# What rule 1918 alone creates: named in a game that does not keep it, a post is told so.
+MORE_PLANTS_KINDS = frozenset(
+    kind.name for kind in (BLOOD_FERN, BLOOD_SPORE, LEMON_TREE, LEMON, HUGE_SEED, LEMON_DRINK)
+) | {BLOOD_SPORE_DRINK.name}
 Judged = tuple[EconomyOutcome, tuple[dice.Draw, ...], str]  # outcome, draws, their context
 
 
@@ -135,6 +150,9 @@ class GardenAdapter:
             "garden.pour": self._pour,
             "garden.use": self._use,
             "garden.give": self._give,
+            "garden.import": self._import,
+            "garden.plant_huge_seed": self._plant_huge_seed,
+            "garden.use_on_jet": self._use_on_jet,
         }
         at = moment_of(self.services, turn.occurred_at)
         try:
@@ -250,6 +268,7 @@ class GardenAdapter:
         return EconomyOutcome(state, tuple(happenings), tuple(payments)), (), ""
 
     def _plant(self, context: _Context) -> Judged:
+        _check_kept(context, str(context.args.get("kind") or ""))
         _check_allowed(context, drinks.PLANTING)
         number = _held_number(context, rotten_first=True)
         garden = self._garden(context.args.get("garden"), context.player)
@@ -270,6 +289,7 @@ class GardenAdapter:
         return _drunk(context, outcome), source.draws, source.context_id
 
     def _pick(self, context: _Context) -> Judged:
+        _check_kept(context, str(context.args.get("kind") or ""))
         _check_allowed(context, drinks.PICKING)
         garden = self._garden(context.args.get("garden"), context.player)
         number = _number(context.args)
@@ -331,6 +351,7 @@ class GardenAdapter:
     def _ferment(self, context: _Context) -> Judged:
         """Rule 1913: the Fruit named, else the oldest of the kind e holds, else the oldest
         of the kind on a Plant in eir own Garden."""
+        _check_kept(context, str(context.args.get("kind") or ""))
         _check_allowed(context, drinks.FERMENTING)
         number = _number(context.args)
         if number is None:
@@ -342,6 +363,7 @@ class GardenAdapter:
     def _drink(self, context: _Context) -> Judged:
         """Rule 1913's Drinking (a Drink, with its 1d10 when not Sober) or 1914 B (a Potion)."""
         kind = drinks.drink_kind(str(context.args.get("kind") or ""))
+        _check_kept(context, kind)
         if kind not in drinks.RECIPES:  # a Potion is drunk under 1914 B, not 1913
             _check_allowed(context, drinks.DRINKING)
         number = _number(context.args)
@@ -358,6 +380,9 @@ class GardenAdapter:
         at eir word that eir Avatar is adjacent to a Cube Filled with Water (docs/readings.md).
         """
         kind = " ".join(word.capitalize() for word in str(context.args.get("kind", "")).split())
+        if kind == HUGE_SEED.name:
+            _check_kept(context, kind)
+            return mix_huge_seed(context.state, context.player, context.at), (), ""
         state, player = context.state.drinks, context.player
         if kind == drinks.CONCOCTION:
             drink_number, tomato_number = drinks.concoction_ingredients(state, player)
@@ -377,6 +402,33 @@ class GardenAdapter:
         plant = self._plant_named(context, context.args.get("plant"))
         outcome = drinks.pour(context.state.drinks, context.player, number, plant, context.at)
         return _drunk(context, outcome), (), ""
+
+    # -- More Plants (rule 1918) ----------------------------------------------------------
+
+    def _import(self, context: _Context) -> Judged:
+        """Rule 1918 B: "I import a Lemon Tree into my Garden", 60~ paid "further south"."""
+        _check_kept(context, LEMON_TREE.name)
+        garden = self._garden(context.args.get("garden"), context.player)
+        outcome = rules.import_lemon_tree(context.state.garden, context.player, garden, context.at)
+        return _gardened(context, outcome), (), ""
+
+    def _plant_huge_seed(self, context: _Context) -> Judged:
+        """Rule 1918 C: eir oldest Huge Seed planted in any Garden, a Young Sasquash Pod."""
+        _check_kept(context, HUGE_SEED.name)
+        garden = self._garden(context.args.get("garden"), context.player)
+        economy = context.state
+        done = store.plant_huge_seed(
+            economy.store, economy.garden, context.player, garden, context.at
+        )
+        return EconomyOutcome(economy.with_store_outcome(done), done.happenings), (), ""
+
+    def _use_on_jet(self, context: _Context) -> Judged:
+        """Rule 1918 B's Lemon Drinks on a Jet of Water: the Arena's, which is not kept."""
+        _check_kept(context, LEMON_DRINK.name)
+        raise IllegalActionError(
+            "a Jet of Water is the Arena's (rule 1912, rule 1918 B), which is not refereed",
+            rule=RULE_ARENA,
+        )
 
     # -- the Store's objects (rules 1911, 1921, 13) ----------------------------------------
 
@@ -508,6 +560,17 @@ class _NoDraws(dice.DrawSource):
         raise AssertionError(f"a Sober player's attempt drew for {purpose}")  # a defect
 
 
+def _check_kept(context: _Context, kind: str) -> None:
+    """Raises ``IllegalActionError`` citing rule 1918 when ``kind`` (a Plant, Fruit, Drink
+    or object of rule 1918) is named in a game that does not keep it (``more_plants``)."""
+    if context.state.garden.more_plants or kind not in MORE_PLANTS_KINDS:
+        return
+    raise IllegalActionError(
+        f"rule 1918 (More Plants) is not in play in this game, so there is no {kind} here",
+        rule=RULE_MORE_PLANTS,
+    )
+
+
 def _check_allowed(context: _Context, action: str) -> None:
     """Rule 1913's gate before the objects are looked for: a Blacked Out player, or one
     barred by a failed roll, is refused whatever e names (``PossibleLaterError``)."""
@@ -627,8 +690,8 @@ GARDENS = Game(
     adapters=garden_adapters,
     areas=(garden_area.AREA,),
     # The Store's buying and Bunnies, the Drinks, Potions and Concoctions, and gifts of
-    # their objects are refereed here; Arena Tools stay the Arena's (rule 1912), and
-    # More Plants (1918) stays unrefereed.
+    # their objects are refereed here, and More Plants (1918) when the game keeps it (a
+    # ruling says it is not kept otherwise); Arena Tools stay the Arena's (rule 1912).
     refereed_subgames=(
         "gardens",
         "tomatoes",
@@ -639,6 +702,7 @@ GARDENS = Game(
         "potions",
         "waterspouts",
         "garden_objects",
+        "more_plants",
     ),
     settings_type=GardenSettings,
     renames=(rename_in_gardens,),

@@ -26,10 +26,11 @@ from bot.games.drinks import Category, DrinksState, RainbowWalk
 from bot.games.drinks import Item as DrinkItem
 from bot.games.economy import Moment
 from bot.games.garden import GardenState
+from bot.games.garden.plants import SASQUASH_POD, Plant
 from bot.games.garden_economy import Economy
 from bot.games.store import Item as StoreItem
 from bot.games.store import StoreState, Target
-from bot.store.models import EconomyObjectRow, EconomyRecordRow
+from bot.store.models import EconomyObjectRow, EconomyRecordRow, GardenPlantRow
 
 STORE_CATEGORY = "Store"  # an ``economy_object`` row of the Store's rules
 OBJECT_COLUMNS = ("number", "kind", "category", "holder", "created_ndays", "created_second")
@@ -114,6 +115,32 @@ def economy_of(garden: GardenState, store: StoreState, rows: Iterable[RowKey]) -
     )
     till = sum(amount for _, _, amount in records[TILL])
     return Economy(drinks, store, till)
+
+
+def stored_timers(session: Session) -> Economy:
+    """An Economy holding only what its timers are read from (``next_timer``): the Rainbow
+    walks (1914 C.2) and the Sasquash Pods (1918 C).  The scheduler asks for the next
+    event after every post and instant, so it reads these few rows, not every row."""
+    walks = tuple(
+        RainbowWalk(player, data[0], Moment(data[1], data[2]))
+        for player, data in session.execute(
+            select(EconomyRecordRow.player, EconomyRecordRow.data).where(
+                EconomyRecordRow.kind == RAINBOW
+            )
+        )
+    )
+    pods = tuple(
+        Plant(number, SASQUASH_POD.name, garden or None, Moment(ndays, second))
+        for number, garden, ndays, second in session.execute(
+            select(
+                GardenPlantRow.number,
+                GardenPlantRow.garden,
+                GardenPlantRow.planted_ndays,
+                GardenPlantRow.planted_second,
+            ).where(GardenPlantRow.kind == SASQUASH_POD.name)
+        )
+    )
+    return Economy(DrinksState(garden=GardenState(plants=pods), rainbow_walks=walks))
 
 
 @dataclass

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from bot.engine.game import DigestSection, rule
 from bot.engine.games.garden_clock import instant_of, moment_of
-from bot.engine.games.garden_economy import StoredEconomy
+from bot.engine.games.garden_economy import StoredEconomy, stored_timers
 from bot.engine.players import all_players
 from bot.engine.renames import rename_in_json
 from bot.engine.rulings import Turn
@@ -54,6 +54,11 @@ class GardenSettings:
     # Vine (Tomatoes come only from Vines, Vines only from Rotten Tomatoes), so a
     # game that is to have Tomatoes starts with some (docs/readings.md).
     town_square_vines: int = 0
+    # Rule 1918 (More Plants) kept in this game.  Off by default: its Blood Fern
+    # invariant (1918 A) puts a Blood Fern in the Town Square, which changes every
+    # Garden.  A setting, not a row: a game that turns it on gets its Blood Fern
+    # when the invariant is next restored, after its next action or event.
+    more_plants: bool = False
 
 
 def store_of(services: Services) -> StoreState:
@@ -65,6 +70,16 @@ def store_of(services: Services) -> StoreState:
     return store
 
 
+def more_plants_of(services: Services) -> bool:
+    """Whether the ``[garden]`` section keeps rule 1918 (More Plants)."""
+    return services.settings.section(NAME, GardenSettings).more_plants
+
+
+def with_rule_1918(economy: Economy, services: Services) -> Economy:
+    """``economy`` keeping rule 1918 as the settings say (the rows do not store it)."""
+    return economy.with_garden(replace(economy.garden, more_plants=more_plants_of(services)))
+
+
 def synced(
     session: Session, services: Services, stored: StoredEconomy, at: Moment
 ) -> tuple[Economy, tuple[Happening, ...]]:
@@ -73,10 +88,12 @@ def synced(
     names = tuple(player.name for player in all_players(session))
     economy = stored.load(session, store_of(services))
     if economy is None:
-        vines = services.settings.section(NAME, GardenSettings).town_square_vines
-        outcome = start_with_vines(names, at, vines)
+        section = services.settings.section(NAME, GardenSettings)
+        outcome = start_with_vines(
+            names, at, section.town_square_vines, more_plants=section.more_plants
+        )
         return Economy(store=store_of(services)).with_garden(outcome.state), outcome.happenings
-    garden = economy.garden
+    garden = with_rule_1918(economy, services).garden
     for name in names:
         garden = garden.with_player(name)
     return economy.with_garden(garden), ()
@@ -99,8 +116,7 @@ def checkpoint_due(session: Session, services: Services, after: datetime) -> dat
     or an earlier timer of the Drinks or the Store (1914 C.2, 1918 D)."""
     point = ntime.next_checkpoint(services.clock.config, after)
     instants = [] if point is None else [point.instant]
-    economy = StoredEconomy().load(session, store_of(services))
-    timer = None if economy is None else next_timer(economy, moment_of(services, after))
+    timer = next_timer(stored_timers(session), moment_of(services, after))
     instant = None if timer is None else instant_of(services, timer)
     if instant is not None and instant > after:
         instants.append(instant)
@@ -164,7 +180,10 @@ def turn_draws(session: Session, services: Services, turn: Turn) -> dice.DrawSou
 
 
 def _stored_state(session: Session, services: Services) -> Economy:
-    return StoredEconomy().load(session, store_of(services)) or Economy(store=store_of(services))
+    economy = StoredEconomy().load(session, store_of(services))
+    return (
+        Economy(store=store_of(services)) if economy is None else with_rule_1918(economy, services)
+    )
 
 
 def economy_display(economy: Economy, at: Moment) -> str:

@@ -15,10 +15,13 @@ from bot.games.garden.plants import TOWN_SQUARE, VINE
 from bot.games.garden.rules import RULE_VINES
 
 
-def start_with_vines(players: tuple[PlayerKey, ...], at: Moment, vines: int) -> Outcome:
-    """``start``'s Gardens (a Garden per player, the Town Square's Thorn Bush of rule 1909),
-    with ``vines`` Vines planted in the Town Square at ``at``."""
-    started = start(players, at)
+def start_with_vines(
+    players: tuple[PlayerKey, ...], at: Moment, vines: int, *, more_plants: bool = False
+) -> Outcome:
+    """``start``'s Gardens (a Garden per player, the Town Square's Thorn Bush of rule 1909,
+    and with rule 1918 kept its Blood Fern), with ``vines`` Vines planted in the Town Square
+    at ``at``."""
+    started = start(players, at, more_plants=more_plants)
     if not vines:
         return started
     state = started.state.with_plants(((VINE.name, TOWN_SQUARE),) * vines, at)

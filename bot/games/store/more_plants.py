@@ -41,7 +41,7 @@ from bot.games.garden.rules import RULE_ALCHEMY, RULE_SASQUASH
 from bot.games.garden.texts import garden_name
 from bot.games.store.inventory import BLOOD_SPORE_DRINK, HUGE_SEED, LEMON_DRINK, SASQUASH
 from bot.games.store.rules import MORE_PLANTS
-from bot.games.store.state import Outcome, StoreState, check_holder, created
+from bot.games.store.state import Item, Outcome, StoreState, check_holder, created
 
 HATCHING = "hatching"  # 1918 C
 _END_OF_TIME = Moment(2**62)  # later than any Pod's Hatching
@@ -77,7 +77,7 @@ def mix_huge_seed(
     check_more_plants(gardens)
     check_holder(gardens, player)
     seeds = [f for f in gardens.fruit_held_by(player) if f.kind == THORN_SEED.name]
-    drinks = [store.item_held(player, kind.name) for kind in (LEMON_DRINK, BLOOD_SPORE_DRINK)]
+    drinks = [_to_mix(store, player, kind.name) for kind in (LEMON_DRINK, BLOOD_SPORE_DRINK)]
     if not seeds:
         raise IllegalActionError("you hold no Thorn Seed to mix", rule=RULE_ALCHEMY)
     conversion = Conversion(
@@ -89,6 +89,15 @@ def mix_huge_seed(
     used = ", ".join((seeds[0].label(), *(drink.label() for drink in drinks)))
     text = f"{player} mixed {used} together: {made}"
     return _finished(store, gardens, at, (Happening(RULE_ALCHEMY, text),))
+
+
+def _to_mix(store: StoreState, player: PlayerKey, kind: str) -> Item:
+    """Eir oldest ``kind`` for Alchemy; the refusal cites 1918 D, the rule that mixes, not
+    the rule that made the Drink (1913)."""
+    try:
+        return store.item_held(player, kind)
+    except IllegalActionError:
+        raise IllegalActionError(f"you hold no {kind} to mix", rule=RULE_ALCHEMY) from None
 
 
 def _finished(

@@ -2,7 +2,9 @@
 
 Buying a Thorn Seed (rule 1911), planting (1908 B.1, 1909), watering
 (1902 A), picking, also slowly (1902 B, 1909), burning (1902 D), throwing
-and Free Throws (1908 B.2, B.3), and rule 636's permission to pick.  Names
+and Free Throws (1908 B.2, B.3), rule 636's permission to pick, the Drinks'
+and the Store's actions, and More Plants' (1918: importing a Lemon Tree,
+Alchemy, planting a Huge Seed).  Names
 and Fruit are kept as written; the engine resolves them
 (``bot.engine.games.garden``).
 """
@@ -103,7 +105,9 @@ class GardenTransformer(CommonTransformer):
 class EconomyTransformer(GardenTransformer):
     """Adds the Drinks' and the Store's actions (rules 1911, 1913-1915, 13):
     ``garden.ferment``, ``garden.drink``, ``garden.mix``, ``garden.pour``,
-    ``garden.buy`` of any Inventory type, ``garden.use`` and ``garden.give``."""
+    ``garden.buy`` of any Inventory type, ``garden.use`` and ``garden.give``; and rule
+    1918's ``garden.import`` (a Lemon Tree), ``garden.plant_huge_seed`` and Alchemy's
+    ``garden.mix`` of a Huge Seed."""
 
     def players_plant(self, children: list[Token]) -> dict[str, object]:
         kind, number = _kind_and_number(children, "PLANT")
@@ -138,6 +142,21 @@ class EconomyTransformer(GardenTransformer):
     def mix(self, children: list[object]) -> ActionReading:
         kind, _number = _kind_and_number(children, "MIXTURE")
         return ActionReading("garden.mix", {"kind": kind})
+
+    def mix_alchemy(self, children: list[object]) -> ActionReading:
+        return ActionReading("garden.mix", {"kind": "Huge Seed"})  # rule 1918 D's product
+
+    def import_tree(self, children: list[object]) -> ActionReading:
+        garden = _garden(children, default={"own": True})
+        return ActionReading("garden.import", {"kind": "Lemon Tree", "garden": garden})
+
+    def plant_huge_seed(self, children: list[object]) -> ActionReading:
+        _kind, number = _kind_and_number(children, "FRUIT")
+        garden = _garden(children, default={"own": True})
+        return ActionReading("garden.plant_huge_seed", {"number": number, "garden": garden})
+
+    def use_on_jet(self, children: list[object]) -> ActionReading:
+        return ActionReading("garden.use_on_jet", {"kind": "Lemon Drink"})
 
     def pour(self, children: list[object]) -> ActionReading:
         _kind, number = _kind_and_number(children, "CONCOCTION")
@@ -222,10 +241,11 @@ AREA = Area(
         r"give",
         r"transfer",
         r"send",
+        r"import",
     ),
     terminals={
         "SEEDS": "Thorn Seeds, with how many (a Thorn Seed, two Thorn Seeds)",
-        "FRUIT": "a Fruit (Tomato, Rotten Tomato, Thorn Seed)",
+        "FRUIT": "a Fruit (Tomato, Rotten Tomato, Thorn Seed, Lemon, Blood Spore)",
         "PLANT": "a Plant (Vine, Thorn Bush, Plant)",
         "FRUIT_NUMBER": "an object's number (Tomato 12)",
         "PERIOD": "nweek, nday or Checking Period",
@@ -233,7 +253,10 @@ AREA = Area(
         "OWNER": "the owner's name with 's (Bob's)",
         "SQUARES": "the Town Square's",
         "DRINK": "a Drink or Potion (Tomato Drink, Bloody Harry)",
-        "MIXTURE": "a Potion or Concoction (Bloody Harry, Waterspout Concoction)",
+        "MIXTURE": "a Potion, Concoction or Huge Seed (Bloody Harry, Huge Seed)",
+        "LEMON_DRINKS": "Lemon Drinks, with how many (two Lemon Drinks)",
+        "JET": "a Jet of Water (this Jet)",
+        "ALCHEMY": "a Thorn Seed, a Lemon Drink and a Blood Spore Drink (rule 1918 D)",
         "CONCOCTION": "a Waterspout Concoction",
         "ITEMS": "objects on the Store's Inventory, with how many (2 Smoke Bombs)",
         "BUNNY": "a Bunny (Fluffy, Hungry or Ninja)",
