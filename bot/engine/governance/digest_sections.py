@@ -22,10 +22,9 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from bot.engine import ledger
 from bot.engine.game import DigestSection, Overdue
 from bot.engine.governance.digests import previous_digest
 from bot.engine.governance.election_desk import needs_rotation
@@ -35,7 +34,7 @@ from bot.engine.governance.ministries import Ministries, describe_ministry, load
 from bot.engine.holdings import TILDEX, format_amount
 from bot.engine.players import all_players, render_roster, roster
 from bot.games import ntime
-from bot.store.models import ActionRecord, Message
+from bot.store.models import ActionRecord, LedgerEntry, Message
 
 if TYPE_CHECKING:
     from bot.engine.services import Services
@@ -221,11 +220,25 @@ def twiddler_sections(
     session: Session, services: Services, at: datetime
 ) -> tuple[DigestSection, ...]:
     """Rule 625 D.5: "the current amount of Tildex held by each game entity"."""
+    held = tildex_balances(session)
     lines = tuple(
-        f"{player.name}: {format_amount(TILDEX, ledger.balance(session, player.id, TILDEX))}"
+        f"{player.name}: {format_amount(TILDEX, held.get(player.id, 0))}"
         for player in all_players(session)
     )
     return (DigestSection(TWIDDLES_MINISTRY, "Tildex (rule 21 A.2)", lines or ("No players.",)),)
+
+
+def tildex_balances(session: Session) -> dict[int, int]:
+    """Each player's Tildex (``ledger.balance`` of every player at once), by player id.
+
+    One statement, not one per player: the digest lists a crowd of players.
+    """
+    rows = session.execute(
+        select(LedgerEntry.player_id, func.sum(LedgerEntry.amount))
+        .where(LedgerEntry.currency == TILDEX)
+        .group_by(LedgerEntry.player_id)
+    )
+    return {player_id: int(total or 0) for player_id, total in rows}
 
 
 # -- the Chairman (rule 625 D.10) -------------------------------------------------------------
