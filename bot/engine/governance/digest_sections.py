@@ -279,15 +279,15 @@ def tally_lines(data: dict[str, Any] | None) -> tuple[str, ...]:
 def ballot_overdue(session: Session, services: Services, at: datetime) -> tuple[Overdue, ...]:
     from bot.engine.governance import polls as poll_store
     from bot.engine.governance.ballot import BALLOT_KIND
-    from bot.engine.governance.proposal_book import load_book as load_proposals
+    from bot.engine.governance.proposal_book import load_ballot
 
     clock = services.clock.reading(at)
-    _record, book = load_proposals(session)
     overdue = [
         Overdue(f"{stored.label} has Concluded but is not closed", "15")
         for stored in poll_store.due_polls(session, services.clock, at, BALLOT_KIND)
     ]
-    if clock.checking_period % 3 == VOTING_POSITION and clock.nweek not in book.ballots:
+    voting = clock.checking_period % 3 == VOTING_POSITION
+    if voting and load_ballot(session, clock.nweek) is None:
         overdue.append(
             Overdue(
                 f"the Ballot of nweek {clock.nweek + 1} is not published in its Voting Period", "23"

@@ -32,7 +32,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.engine.clock import GameClock
-from bot.games import ntime
 from bot.games.errors import IllegalActionError
 from bot.games.governance.polls import (
     STANDARD_OPTIONS,
@@ -152,7 +151,7 @@ def ntime_deadline(clock: GameClock, ndays: int, reading: str) -> Duration:
 
     Indeterminate for now if The Clock is Off with no restart known.
     """
-    ends_at = ntime.nday_start(clock.config, ntime.ClockReading.from_ndays(ndays))
+    ends_at = clock.nday_start(ndays)
     return Indeterminate() if ends_at is None else NtimePoint(reading, ends_at)
 
 
@@ -340,7 +339,7 @@ def conclusions(session: Session, clock: GameClock, kind: str) -> list[tuple[int
 def _ntime_deadline_at(clock: GameClock, ndays: int, called_at: datetime | None) -> datetime | None:
     """``deadline_of`` a deadline ``ndays`` in ntime: when The Clock reads it (None while
     unknown), and never before the poll was called (rule 15 A)."""
-    ends_at = ntime.nday_start(clock.config, ntime.ClockReading.from_ndays(ndays))
+    ends_at = clock.nday_start(ndays)
     if ends_at is None or called_at is None:
         return ends_at
     return max(ends_at, called_at)

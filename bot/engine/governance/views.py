@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.orm import Session
 
 from bot.engine.governance import polls as poll_store
-from bot.engine.governance.proposal_book import ProposalBook, load_book
+from bot.engine.governance.proposal_book import latest_ballot, load_book, load_proposal
 from bot.engine.private_records import sealed_count
 from bot.games.governance.polls import Flag, deadline_of
 
@@ -56,12 +56,12 @@ def ballot_view(session: Session, services: Services) -> View:
     """The latest Ballot with its running tally: public votes only until it closes."""
     from bot.engine.views import View
 
-    _, book = load_book(session)
-    if not book.ballots:
+    # The latest Ballot and its proposals only, not the whole book: digests show it.
+    ballot = latest_ballot(session)
+    if ballot is None:
         return View("no Ballot has been called yet", None)
-    ballot = book.ballots[max(book.ballots)]
     items = [
-        _ballot_item(session, services, book, serial, number)
+        _ballot_item(session, services, serial, number)
         for serial, number in sorted(ballot.polls.items())
     ]
     state = "closed" if ballot.closed_at else "open"
@@ -71,10 +71,9 @@ def ballot_view(session: Session, services: Services) -> View:
     return View("\n".join(lines), data)
 
 
-def _ballot_item(
-    session: Session, services: Services, book: ProposalBook, serial: int, number: int
-) -> dict[str, Any]:
-    proposal = book.proposals[serial]
+def _ballot_item(session: Session, services: Services, serial: int, number: int) -> dict[str, Any]:
+    proposal = load_proposal(session, serial)
+    assert proposal is not None, "a Ballot's proposals are stored with it"
     stored = poll_store.load_poll(session, services.clock, number)
     assert stored is not None, "a Ballot's polls are stored with it"
     return {
