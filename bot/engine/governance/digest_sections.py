@@ -251,7 +251,8 @@ def chairman_sections(
     from bot.engine.governance.views import ballot_view, proposals_view
 
     proposals = proposals_view(session, services).text
-    ballot = ballot_view(session, services)
+    # The tally counts the votes: the names of every Eligible Voter are not needed.
+    ballot = ballot_view(session, services, electorate=False)
     return (
         DigestSection(CHANGE_MINISTRY, "Proposals (rule 625 D.10)", tuple(proposals.splitlines())),
         DigestSection(
