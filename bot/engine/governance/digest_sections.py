@@ -28,7 +28,12 @@ from sqlalchemy.orm import Session
 from bot.engine.game import DigestSection, Overdue
 from bot.engine.governance.digests import previous_digest
 from bot.engine.governance.election_desk import needs_rotation
-from bot.engine.governance.election_state import ElectionBook, Phase, load_book, timetable_of
+from bot.engine.governance.election_state import (
+    ElectionBook,
+    Phase,
+    load_heads_with_running_ballots,
+    timetable_of,
+)
 from bot.engine.governance.elections import describe_election
 from bot.engine.governance.ministries import Ministries, describe_ministry, load_ministries
 from bot.engine.holdings import TILDEX, format_amount
@@ -67,7 +72,7 @@ def godel_sections(session: Session, services: Services, at: datetime) -> tuple[
     _record, ministries = load_ministries(session, services.settings.ministries, nweek)
     if not ministries.items:
         return ()
-    _book_record, book = load_book(session)
+    book = load_heads_with_running_ballots(session)
     return (
         DigestSection(
             META_MINISTRY,

@@ -269,6 +269,23 @@ def load_heads(session: Session) -> ElectionBook:
     return ElectionBook(tuple(election_from_json(row.state) for row in rows))
 
 
+def load_heads_with_running_ballots(session: Session) -> ElectionBook:
+    """Every Election, with its ballots only while it is in progress (rule 1823).
+
+    For the displays of the Elections: a closed one shows its winner, not its
+    ballots, so a crowd's ballots in an old Election are not read again.
+    """
+    running = select(ElectionRow.number).where(ElectionRow.in_progress.is_(True))
+    query = select(ElectionBallotRow).where(ElectionBallotRow.election_number.in_(running))
+    ballots = _ballots_by_election(session, query)
+    return ElectionBook(
+        tuple(
+            replace(election, ballots=ballots.get(election.number, ()))
+            for election in load_heads(session).elections
+        )
+    )
+
+
 def elections_in_progress(session: Session) -> tuple[Election, ...]:
     """The Elections not yet closed, by number, without their ballots (an indexed read)."""
     rows = session.scalars(
