@@ -78,10 +78,8 @@ class Player(Base):
     # nweek re-enters with 0BW, so the (zero-based) nweek e last left in is kept.
     left_nweek: Mapped[int | None] = mapped_column(Integer, nullable=True)
     addresses: Mapped[list[PlayerAddress]] = relationship(back_populates="player")
-    # Rule 151: the names e gave up, oldest first; loaded with the player (few have any).
-    former_name_rows: Mapped[list[PlayerFormerName]] = relationship(
-        order_by="PlayerFormerName.id", lazy="selectin"
-    )
+    # Rule 151: the names e gave up, oldest first; read when asked for (only a rename does).
+    former_name_rows: Mapped[list[PlayerFormerName]] = relationship(order_by="PlayerFormerName.id")
 
     @property
     def former_names(self) -> list[dict[str, str]]:
