@@ -26,7 +26,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from bot.engine.game import DigestSection, Overdue
-from bot.engine.governance.digests import previous_digest
+from bot.engine.governance.digests import previous_digest, sections_for
 from bot.engine.governance.election_desk import needs_rotation
 from bot.engine.governance.election_state import (
     ElectionBook,
@@ -66,6 +66,7 @@ def when(services: Services, instant: datetime) -> str:
 # -- Kurt Godel (rule 625 D.2) ------------------------------------------------------------
 
 
+@sections_for(META_MINISTRY)
 def godel_sections(session: Session, services: Services, at: datetime) -> tuple[DigestSection, ...]:
     """The list of which players hold which Ministries, and the Elections."""
     nweek = services.clock.reading(at).nweek
@@ -166,6 +167,7 @@ def rotation_lines(services: Services, ministries: Ministries, nweek: int) -> tu
 # -- the Minister of the Roster (rule 625 D.6) ------------------------------------------------
 
 
+@sections_for(ROSTER_MINISTRY)
 def roster_sections(
     session: Session, services: Services, at: datetime
 ) -> tuple[DigestSection, ...]:
@@ -221,6 +223,7 @@ def _roster_line(record: ActionRecord, sender: str) -> str:
 # -- the Twiddler (rule 625 D.5) ----------------------------------------------------------------
 
 
+@sections_for(TWIDDLES_MINISTRY)
 def twiddler_sections(
     session: Session, services: Services, at: datetime
 ) -> tuple[DigestSection, ...]:
@@ -249,6 +252,7 @@ def tildex_balances(session: Session) -> dict[int, int]:
 # -- the Chairman (rule 625 D.10) -------------------------------------------------------------
 
 
+@sections_for(CHANGE_MINISTRY)
 def chairman_sections(
     session: Session, services: Services, at: datetime
 ) -> tuple[DigestSection, ...]:
@@ -302,6 +306,7 @@ def ballot_overdue(session: Session, services: Services, at: datetime) -> tuple[
     return tuple(overdue)
 
 
+@sections_for(JUSTICE_MINISTRY)
 def attorney_generalist_sections(
     session: Session, services: Services, at: datetime
 ) -> tuple[DigestSection, ...]:
