@@ -19,10 +19,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from bot.engine import holdings, ledger
+from bot.engine import holdings
 from bot.engine.players import all_players
 from bot.games import ntime
 from bot.store.models import LedgerEntry
@@ -75,23 +75,37 @@ def set_bandwidth_of_every_player(session: Session, at: datetime, amount: int, n
     Returns how many players were set now (0 when it was done at ``at`` already).
     """
     done = _already_reset(session, at)
-    reset = 0
-    for player in all_players(session):
-        if player.id in done:
-            continue
-        change = amount - ledger.balance(session, player.id, holdings.BANDWIDTH)
-        ledger.record(
-            session,
-            player.id,
-            holdings.BANDWIDTH,
-            change,
-            occurred_at=at,
+    # Every balance in one statement and the entries in one flush, not a few
+    # statements per player: a crowd of players is reset each nweek.  Each
+    # entry makes the balance ``amount``, never below zero (``ledger.record``).
+    held = _bandwidth_balances(session)
+    entries = [
+        LedgerEntry(
+            player_id=player.id,
+            currency=holdings.BANDWIDTH,
+            amount=amount - held.get(player.id, 0),
+            message_pk=None,
             source="scheduler",
             rule=RULE,
             note=note,
+            occurred_at=at,
         )
-        reset += 1
-    return reset
+        for player in all_players(session)
+        if player.id not in done
+    ]
+    session.add_all(entries)
+    session.flush()
+    return len(entries)
+
+
+def _bandwidth_balances(session: Session) -> dict[int, int]:
+    """Each player's Bandwidth (``ledger.balance`` of everyone at once), by player id."""
+    rows = session.execute(
+        select(LedgerEntry.player_id, func.sum(LedgerEntry.amount))
+        .where(LedgerEntry.currency == holdings.BANDWIDTH)
+        .group_by(LedgerEntry.player_id)
+    )
+    return {player_id: int(total or 0) for player_id, total in rows}
 
 
 def _already_reset(session: Session, at: datetime) -> set[int]:

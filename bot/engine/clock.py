@@ -46,6 +46,7 @@ class GameClock:
         self.config = ntime.NtimeConfig(epoch=epoch, switches=self.starting_switches)
         self.stops: tuple[Stop, ...] = ()
         self._last_nweek_change: tuple[ntime.NtimeConfig, datetime, datetime | None] | None = None
+        self._nday_starts: tuple[ntime.NtimeConfig, dict[int, datetime | None]] | None = None
 
     def with_switches(self, recorded: Sequence[tuple[datetime, bool]]) -> ntime.NtimeConfig:
         """The Clock's facts with ``recorded`` switches after the starting ones.
@@ -125,6 +126,22 @@ class GameClock:
         instant = point.instant if point is not None else None
         self._last_nweek_change = (config, after, instant)
         return instant
+
+    def nday_start(self, ndays: int) -> datetime | None:
+        """``ntime.nday_start`` of the reading ``ndays`` through the current facts.
+
+        Remembered while the facts are the same: it counts the ndays from
+        the epoch, so its cost grows with the game's age, and the scheduler
+        asks it for the deadline of every open poll before every post.
+        """
+        config = self.config  # one reading, should another thread swap the facts
+        known = self._nday_starts
+        if known is None or known[0] != config:
+            known = (config, {})
+            self._nday_starts = known
+        if ndays not in known[1]:
+            known[1][ndays] = ntime.nday_start(config, ntime.ClockReading.from_ndays(ndays))
+        return known[1][ndays]
 
 
 __all__ = ["ClockView", "GameClock", "NweekChange"]

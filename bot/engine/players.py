@@ -8,10 +8,9 @@ adapter (``bot.engine.games.roster``) turns refusals into rulings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import event, func, insert, select
 from sqlalchemy.orm import ORMExecuteState, Session
@@ -19,7 +18,7 @@ from sqlalchemy.orm import ORMExecuteState, Session
 from bot.config import PlayerEntry
 from bot.engine.rulings import PlayerRef
 from bot.games.errors import AmbiguousActionError, IllegalActionError
-from bot.store.models import Player, PlayerAddress
+from bot.store.models import Player, PlayerAddress, PlayerFormerName, folded_name
 
 NAME_LENGTH = 200  # the width of player.name
 # Rule 151: raises IllegalActionError for a name no player may take (one of
@@ -79,7 +78,7 @@ def _player_for_address(session: Session, address: str) -> PlayerRef | None:
 # The key in ``Session.info`` of the addresses already resolved in a session
 # that remembers them (``remember_players``).
 REMEMBERED_PLAYERS = "players-by-address"
-ROSTER_ROWS = (Player, PlayerAddress)
+ROSTER_ROWS = (Player, PlayerAddress, PlayerFormerName)
 
 
 def remember_players(session: Session) -> None:
@@ -175,12 +174,13 @@ def find_player_by_name(session: Session, name: str) -> PlayerRef:
     exact_bearer = _bearer_of(session, name, players_only=True)
     if exact_bearer is not None:
         return exact_bearer
-    players = all_players(session)
     wanted = _folded(name)
-    exact = [p for p in players if _folded(p.name) == wanted]
-    if exact:
-        return exact[0]
-    partial = [p for p in players if _folded(p.name).startswith(wanted)]
+    holder = _name_holder(session, name)
+    if holder is not None and holder.active:
+        return PlayerRef(holder.id, holder.name)
+    # An abbreviation (rule 2): compared with every player's name, only when
+    # no player bears the name itself.
+    partial = [p for p in all_players(session) if _folded(p.name).startswith(wanted)]
     if len(partial) == 1:
         return partial[0]
     if not partial:
@@ -199,17 +199,20 @@ def player_known_as(session: Session, name: str) -> PlayerRef | None:
     if exact_bearer is not None:
         return exact_bearer
     wanted = _folded(name)
-    # The names alone, not whole rows: compared without case in Python (``_name_holder``).
-    names = session.execute(select(Player.id, Player.name).order_by(Player.id)).all()
-    for player_id, current in names:
-        if _folded(current) == wanted:
-            return PlayerRef(player_id, current)
-    known = KnownNames()
-    for player_id, current, former_names in session.execute(
-        select(Player.id, Player.name, Player.former_names).order_by(Player.id)
-    ):
-        known.add_former(PlayerRef(player_id, current), former_names)
-    return known.known_as(name)
+    row = session.execute(
+        select(Player.id, Player.name).where(Player.name_folded == wanted)
+    ).first()
+    if row is not None:
+        return PlayerRef(row.id, row.name)
+    # Whoever gave the name up last; on a tie, the first in roster order (``KnownNames``).
+    former = session.execute(
+        select(Player.id, Player.name)
+        .join(PlayerFormerName, PlayerFormerName.player_id == Player.id)
+        .where(PlayerFormerName.name_folded == wanted)
+        .order_by(PlayerFormerName.until.desc(), Player.id, PlayerFormerName.id)
+        .limit(1)
+    ).first()
+    return PlayerRef(former.id, former.name) if former is not None else None
 
 
 def _bearer_of(session: Session, name: str, players_only: bool) -> PlayerRef | None:
@@ -238,17 +241,16 @@ class KnownNames:
     """
 
     current: dict[str, PlayerRef] = field(default_factory=dict)
-    former: dict[str, tuple[str, PlayerRef]] = field(default_factory=dict)
+    former: dict[str, tuple[datetime, PlayerRef]] = field(default_factory=dict)
 
     def add_current(self, player: PlayerRef) -> None:
         self.current.setdefault(_folded(player.name), player)
 
-    def add_former(self, player: PlayerRef, former_names: Iterable[Any]) -> None:
-        for former in former_names:
-            key, until = _folded(former["name"]), str(former["until"])
-            # ISO instants sort as times; on a tie, the first player in roster order.
-            if key not in self.former or until > self.former[key][0]:
-                self.former[key] = (until, player)
+    def add_former(self, player: PlayerRef, name: str, until: datetime) -> None:
+        key = _folded(name)
+        # On a tie, the first player in roster order.
+        if key not in self.former or until > self.former[key][0]:
+            self.former[key] = (until, player)
 
     def known_as(self, name: str) -> PlayerRef | None:
         """As ``player_known_as``: whoever bears ``name`` now, or else whoever bore it last."""
@@ -305,7 +307,13 @@ def _insert_configured(session: Session, names: Sequence[str], now: datetime) ->
     session.execute(
         insert(Player),
         [
-            {"name": name, "active": True, "origin": "config", "joined_at": now, "former_names": []}
+            {
+                "name": name,
+                "name_folded": folded_name(name),
+                "active": True,
+                "origin": "config",
+                "joined_at": now,
+            }
             for name in names
         ],
     )
@@ -315,12 +323,15 @@ def _insert_configured(session: Session, names: Sequence[str], now: datetime) ->
 
 def _known_names(session: Session) -> KnownNames:
     known = KnownNames()
-    for player_id, name, former_names in session.execute(
-        select(Player.id, Player.name, Player.former_names).order_by(Player.id)
+    players: dict[int, PlayerRef] = {}
+    for player_id, name in session.execute(select(Player.id, Player.name).order_by(Player.id)):
+        players[player_id] = PlayerRef(player_id, name)
+        known.add_current(players[player_id])
+    formers = select(PlayerFormerName.player_id, PlayerFormerName.name, PlayerFormerName.until)
+    for player_id, name, until in session.execute(
+        formers.order_by(PlayerFormerName.player_id, PlayerFormerName.id)
     ):
-        player = PlayerRef(player_id, name)
-        known.add_current(player)
-        known.add_former(player, former_names)
+        known.add_former(players[player_id], name, until)
     return known
 
 
@@ -362,7 +373,7 @@ def register_player(
         raise IllegalActionError(f'the name "{clean}" is already taken', rule="14")
     refuse_name(clean)
     if lost_soul is None:
-        player = Player(name=clean, origin="registration", joined_at=now, former_names=[])
+        player = Player(name=clean, origin="registration", joined_at=now)
         session.add(player)
         session.flush()
         session.add(PlayerAddress(player_id=player.id, address=address.lower()))
@@ -487,7 +498,8 @@ def remove_address(session: Session, name: str, address: str) -> PlayerRef:
 def roster(session: Session, player_ids: Collection[int] | None = None) -> list[RosterEntry]:
     """Everyone who is or was a player (or those of ``player_ids``), in the order they first joined.
 
-    Two statements however many players there are: the players, then their addresses.
+    Three statements however many players there are: the players, their addresses and
+    their former names.
     """
     players = select(
         Player.id,
@@ -496,16 +508,22 @@ def roster(session: Session, player_ids: Collection[int] | None = None) -> list[
         Player.on_leave,
         Player.origin,
         Player.joined_at,
-        Player.former_names,
         Player.left_nweek,
     ).order_by(Player.id)
     addresses = select(PlayerAddress.player_id, PlayerAddress.address)
+    formers = select(PlayerFormerName.player_id, PlayerFormerName.name).order_by(
+        PlayerFormerName.id
+    )
     if player_ids is not None:
         players = players.where(Player.id.in_(player_ids))
         addresses = addresses.where(PlayerAddress.player_id.in_(player_ids))
+        formers = formers.where(PlayerFormerName.player_id.in_(player_ids))
     held: dict[int, list[str]] = {}
     for player_id, address in session.execute(addresses):
         held.setdefault(player_id, []).append(address)
+    former_names: dict[int, list[str]] = {}
+    for player_id, name in session.execute(formers):
+        former_names.setdefault(player_id, []).append(name)
     return [
         RosterEntry(
             name=row.name,
@@ -515,7 +533,7 @@ def roster(session: Session, player_ids: Collection[int] | None = None) -> list[
             joined_at=row.joined_at,
             # Sorted here, not by ORDER BY: a PostgreSQL collation may not sort as Python does.
             addresses=tuple(sorted(held.get(row.id, ()))),
-            former_names=tuple(str(former["name"]) for former in row.former_names),
+            former_names=tuple(former_names.get(row.id, ())),
             left_nweek=row.left_nweek,
         )
         for row in session.execute(players)
@@ -593,19 +611,15 @@ def clean_name(name: str, rule: str) -> str:
 
 def _give_name(player: Player, name: str, now: datetime) -> None:
     if player.name != name:
-        # A new list, not an append: the JSON column notices assignment only.
-        former = {"name": player.name, "until": now.isoformat()}
-        player.former_names = [*player.former_names, former]
+        former = PlayerFormerName(name=player.name, name_folded=player.name_folded, until=now)
+        player.former_name_rows.append(former)
         player.name = name
 
 
 def _name_holder(session: Session, name: str) -> Player | None:
-    # Compared without case in Python: SQL lower() knows ASCII only.  The
-    # names alone are read (not whole rows), and the holder's row is loaded.
-    wanted = _folded(name)
-    rows = session.execute(select(Player.id, Player.name).order_by(Player.id)).all()
-    holder = next((player_id for player_id, held in rows if _folded(held) == wanted), None)
-    return None if holder is None else session.get(Player, holder)
+    # Folded in Python (SQL lower() knows ASCII only) and looked up in the
+    # unique index of folded names (rule 2).
+    return session.scalar(select(Player).where(Player.name_folded == _folded(name)))
 
 
 def _anyone_named(session: Session, name: str) -> Player:
@@ -618,4 +632,4 @@ def _anyone_named(session: Session, name: str) -> Player:
 
 
 def _folded(name: str) -> str:
-    return " ".join(name.split()).casefold()
+    return folded_name(name)

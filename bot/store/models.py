@@ -22,7 +22,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
 from sqlalchemy.types import TypeDecorator
 
 # Warehouse-style naming convention: every constraint gets a stable name, so
@@ -64,6 +64,11 @@ class Player(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
+    # Rule 2: names are unique whatever their case, so the name folded as
+    # players compare names (``folded_name``) is unique too, and indexed: a
+    # name is looked up once, not compared with every player's.
+    # (Nullable in the schema only: migration 0009 added it to a table others refer to.)
+    name_folded: Mapped[str] = mapped_column(String(200), nullable=True, index=True, unique=True)
     active: Mapped[bool] = mapped_column(default=True)  # False: a Lost Soul (rule 14)
     origin: Mapped[str] = mapped_column(String(20))  # "config" or "registration"
     joined_at: Mapped[datetime] = mapped_column(UtcDateTime())
@@ -72,10 +77,36 @@ class Player(Base):
     # Rule 212: an External Force that was a Player earlier in the current
     # nweek re-enters with 0BW, so the (zero-based) nweek e last left in is kept.
     left_nweek: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    # Rule 151: names given up, oldest first, as {"name": ..., "until": ISO
-    # instant}, so the archive's old names still lead to the player.
-    former_names: Mapped[list[Any]] = mapped_column(JSON, default=list)
     addresses: Mapped[list[PlayerAddress]] = relationship(back_populates="player")
+    # Rule 151: the names e gave up, oldest first; read when asked for (only a rename does).
+    former_name_rows: Mapped[list[PlayerFormerName]] = relationship(order_by="PlayerFormerName.id")
+
+    @property
+    def former_names(self) -> list[dict[str, str]]:
+        """The names e gave up, oldest first, as {"name": ..., "until": ISO instant}."""
+        return [{"name": row.name, "until": row.until.isoformat()} for row in self.former_name_rows]
+
+    @validates("name")
+    def _fold_name(self, _key: str, name: str) -> str:
+        self.name_folded = folded_name(name)
+        return name
+
+
+def folded_name(name: str) -> str:
+    """A name as rule 2 compares names: spaces collapsed, case folded."""
+    return " ".join(name.split()).casefold()
+
+
+class PlayerFormerName(Base):
+    """A name a player gave up (rule 151), so the archive's old names still lead to em."""
+
+    __tablename__ = "player_former_name"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    name_folded: Mapped[str] = mapped_column(String(200), index=True)
+    until: Mapped[datetime] = mapped_column(UtcDateTime())  # when e gave it up
 
 
 class PlayerAddress(Base):
@@ -382,6 +413,16 @@ class PollRow(Base):
     kind: Mapped[str] = mapped_column(String(30))
     is_open: Mapped[bool] = mapped_column()
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # When the poll Concludes, from ``state`` at each write, so the scheduler's
+    # "anything due?" reads these columns and not every open poll's votes:
+    # the instant it was called; its deadline, as an ntime reading in ndays
+    # (resolved through The Clock when read, rule 3 A) or, for a deadline
+    # that does not move with The Clock, the instant (None: Indeterminate);
+    # and the instant its flags concluded it early (rule 15 B), if they did.
+    called_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    deadline_ndays: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    fixed_deadline: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    early_conclusion: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
 
 
 class CfiRow(Base):

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
+from bot.engine import timed
 from bot.engine.forfeits import Forfeited
 from bot.engine.game import AdminCommand, Game, StateView, TimedEvent, rule
 from bot.engine.games.base import GameAdapter
@@ -71,6 +72,7 @@ if TYPE_CHECKING:
     from bot.engine.services import Services
 
 SEED = "002"
+NO_END = datetime.max.replace(tzinfo=UTC)  # an interval that never ends, for ``cards_due``
 RULE_SHOWDOWN = "396"
 
 
@@ -286,6 +288,27 @@ def cards_events(session: Session, services: Services, after: datetime, until: d
         save_state(session, state)
 
 
+def cards_due(session: Session, services: Services, after: datetime) -> datetime | None:
+    """When ``cards_events`` next has something to do (``bot.engine.timed``).
+
+    Now, while the key of the nweek after the current one is not committed
+    (the handler publishes it over any interval); else the first of the next
+    nweek start (rule 391's deal, and the next commitment), the pending
+    Motion passing or failing, and the Showdown's end (rule 396).
+    """
+    state = load_state(session, cards_settings(services).packs)
+    if services.clock.reading(after).nweek + 1 not in state.committed_keys:
+        return after
+    # The Motion's event whenever it falls: the handler's own test with no end to the interval.
+    motion = motion_event(session, services, state, NO_END)
+    showdown_end = state.showdown.closes_at if state.showdown is not None else None
+    return timed.earliest(
+        timed.next_nweek_start(session, services, after),
+        motion[0] if motion is not None else None,
+        showdown_end,
+    )
+
+
 # -- renames (rule 151) ----------------------------------------------------------------------
 
 
@@ -347,7 +370,7 @@ CARDS = Game(
     views=(StateView(NAME, "the Deck, the Hands' sizes and the Showdown (public)", cards_view),),
     # Rule 391 fixes the deals at the start of each nweek; the Motion and the
     # Showdown of rule 396 come in the order they fall due, in the same event.
-    timed_events=(TimedEvent(cards_events, rule(391, seed=SEED)),),
+    timed_events=(TimedEvent(cards_events, rule(391, seed=SEED), next_due=cards_due),),
     admin_commands={COMMAND: AdminCommand(apply_trade_record, describe_trade_record)},
     private_actions=CardsAdapter.private_actions,
     after_private_post=publish_trade_records,

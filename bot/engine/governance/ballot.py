@@ -35,7 +35,7 @@ from bot.engine.governance.proposal_book import (
     Proposal,
     ProposalBook,
     Status,
-    load_book,
+    load_current_book,
     open_ballots,
     save_book,
 )
@@ -113,7 +113,7 @@ def close_due_ballots(session: Session, services: Services, until: datetime) -> 
 
 def call_ballot(session: Session, services: Services, nweek: int, at: datetime) -> None:
     """Rule 23: call nweek ``nweek``'s Ballot at ``at`` and mail it to the list (once)."""
-    record, book = load_book(session)
+    record, book = load_current_book(session, nweek)
     if nweek in book.ballots or not book.awaiting_ballot():
         return  # called once; with no proposal there is no poll to call, nor a Ballot to post
     # Rule 15: "all Players are Eligible Voters"; rule 15 B's veto counts the
@@ -180,7 +180,7 @@ def _proposal_item(proposal: Proposal) -> dict[str, Any]:
 
 def close_ballot(session: Session, services: Services, nweek: int, at: datetime) -> None:
     """Decide every poll of nweek ``nweek``'s Ballot in serial order, pay, and mail the results."""
-    record, book = load_book(session)
+    record, book = load_current_book(session, nweek)
     ballot = book.ballots[nweek]
     # Rule 15 B: the private votes are posted publicly when the polls conclude,
     # before their results (docs/archive.md).

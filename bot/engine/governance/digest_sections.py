@@ -22,20 +22,24 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from bot.engine import ledger
 from bot.engine.game import DigestSection, Overdue
-from bot.engine.governance.digests import previous_digest
+from bot.engine.governance.digests import previous_digest, sections_for
 from bot.engine.governance.election_desk import needs_rotation
-from bot.engine.governance.election_state import ElectionBook, Phase, load_book, timetable_of
+from bot.engine.governance.election_state import (
+    ElectionBook,
+    Phase,
+    load_heads_with_running_ballots,
+    timetable_of,
+)
 from bot.engine.governance.elections import describe_election
 from bot.engine.governance.ministries import Ministries, describe_ministry, load_ministries
 from bot.engine.holdings import TILDEX, format_amount
 from bot.engine.players import all_players, render_roster, roster
 from bot.games import ntime
-from bot.store.models import ActionRecord, Message
+from bot.store.models import ActionRecord, LedgerEntry, Message
 
 if TYPE_CHECKING:
     from bot.engine.services import Services
@@ -62,13 +66,14 @@ def when(services: Services, instant: datetime) -> str:
 # -- Kurt Godel (rule 625 D.2) ------------------------------------------------------------
 
 
+@sections_for(META_MINISTRY)
 def godel_sections(session: Session, services: Services, at: datetime) -> tuple[DigestSection, ...]:
     """The list of which players hold which Ministries, and the Elections."""
     nweek = services.clock.reading(at).nweek
     _record, ministries = load_ministries(session, services.settings.ministries, nweek)
     if not ministries.items:
         return ()
-    _book_record, book = load_book(session)
+    book = load_heads_with_running_ballots(session)
     return (
         DigestSection(
             META_MINISTRY,
@@ -162,6 +167,7 @@ def rotation_lines(services: Services, ministries: Ministries, nweek: int) -> tu
 # -- the Minister of the Roster (rule 625 D.6) ------------------------------------------------
 
 
+@sections_for(ROSTER_MINISTRY)
 def roster_sections(
     session: Session, services: Services, at: datetime
 ) -> tuple[DigestSection, ...]:
@@ -217,20 +223,36 @@ def _roster_line(record: ActionRecord, sender: str) -> str:
 # -- the Twiddler (rule 625 D.5) ----------------------------------------------------------------
 
 
+@sections_for(TWIDDLES_MINISTRY)
 def twiddler_sections(
     session: Session, services: Services, at: datetime
 ) -> tuple[DigestSection, ...]:
     """Rule 625 D.5: "the current amount of Tildex held by each game entity"."""
+    held = tildex_balances(session)
     lines = tuple(
-        f"{player.name}: {format_amount(TILDEX, ledger.balance(session, player.id, TILDEX))}"
+        f"{player.name}: {format_amount(TILDEX, held.get(player.id, 0))}"
         for player in all_players(session)
     )
     return (DigestSection(TWIDDLES_MINISTRY, "Tildex (rule 21 A.2)", lines or ("No players.",)),)
 
 
+def tildex_balances(session: Session) -> dict[int, int]:
+    """Each player's Tildex (``ledger.balance`` of every player at once), by player id.
+
+    One statement, not one per player: the digest lists a crowd of players.
+    """
+    rows = session.execute(
+        select(LedgerEntry.player_id, func.sum(LedgerEntry.amount))
+        .where(LedgerEntry.currency == TILDEX)
+        .group_by(LedgerEntry.player_id)
+    )
+    return {player_id: int(total or 0) for player_id, total in rows}
+
+
 # -- the Chairman (rule 625 D.10) -------------------------------------------------------------
 
 
+@sections_for(CHANGE_MINISTRY)
 def chairman_sections(
     session: Session, services: Services, at: datetime
 ) -> tuple[DigestSection, ...]:
@@ -238,7 +260,8 @@ def chairman_sections(
     from bot.engine.governance.views import ballot_view, proposals_view
 
     proposals = proposals_view(session, services).text
-    ballot = ballot_view(session, services)
+    # The tally counts the votes: the names of every Eligible Voter are not needed.
+    ballot = ballot_view(session, services, electorate=False)
     return (
         DigestSection(CHANGE_MINISTRY, "Proposals (rule 625 D.10)", tuple(proposals.splitlines())),
         DigestSection(
@@ -266,15 +289,15 @@ def tally_lines(data: dict[str, Any] | None) -> tuple[str, ...]:
 def ballot_overdue(session: Session, services: Services, at: datetime) -> tuple[Overdue, ...]:
     from bot.engine.governance import polls as poll_store
     from bot.engine.governance.ballot import BALLOT_KIND
-    from bot.engine.governance.proposal_book import load_book as load_proposals
+    from bot.engine.governance.proposal_book import load_ballot
 
     clock = services.clock.reading(at)
-    _record, book = load_proposals(session)
     overdue = [
         Overdue(f"{stored.label} has Concluded but is not closed", "15")
         for stored in poll_store.due_polls(session, services.clock, at, BALLOT_KIND)
     ]
-    if clock.checking_period % 3 == VOTING_POSITION and clock.nweek not in book.ballots:
+    voting = clock.checking_period % 3 == VOTING_POSITION
+    if voting and load_ballot(session, clock.nweek) is None:
         overdue.append(
             Overdue(
                 f"the Ballot of nweek {clock.nweek + 1} is not published in its Voting Period", "23"
@@ -283,6 +306,7 @@ def ballot_overdue(session: Session, services: Services, at: datetime) -> tuple[
     return tuple(overdue)
 
 
+@sections_for(JUSTICE_MINISTRY)
 def attorney_generalist_sections(
     session: Session, services: Services, at: datetime
 ) -> tuple[DigestSection, ...]:

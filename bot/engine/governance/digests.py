@@ -37,7 +37,7 @@ import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -71,6 +71,23 @@ CHECKPOINT_LOOKBACK = timedelta(days=11)
 
 
 Provider = Callable[[Session, "Services", datetime], tuple[DigestSection, ...]]
+ProviderOf = TypeVar("ProviderOf", bound=Provider)
+# The Ministry each registered provider's sections go to (``sections_for``).
+MINISTRY_OF_PROVIDER: dict[Provider, str] = {}
+
+
+def sections_for(ministry: str) -> Callable[[ProviderOf], ProviderOf]:
+    """Declare that a provider's sections all go to ``ministry``.
+
+    A digest then runs it only when the Ministry is configured: its sections
+    would be mailed to nobody (``digests_at``).  The view shows them all.
+    """
+
+    def register(provider: ProviderOf) -> ProviderOf:
+        MINISTRY_OF_PROVIDER[provider] = ministry
+        return provider
+
+    return register
 
 
 @dataclass(frozen=True)
@@ -139,14 +156,26 @@ def ministries_at(session: Session, services: Services, at: datetime) -> Ministr
 
 
 def assign_sections(
-    session: Session, services: Services, at: datetime, ministries: Ministries | None = None
+    session: Session,
+    services: Services,
+    at: datetime,
+    ministries: Ministries | None = None,
+    configured_only: bool = False,
 ) -> Assignment:
-    """Run every provider at ``at`` and sort the sections to their Ministries."""
+    """Run every provider at ``at`` and sort the sections to their Ministries.
+
+    With ``configured_only``, a provider declared for a Ministry that is not
+    configured (``sections_for``) is not run: for the digests, which mail
+    only the sections of configured Ministries.
+    """
     if ministries is None:
         ministries = ministries_at(session, services, at)
     by_ministry: dict[str, list[DigestSection]] = {}
     unassigned: list[DigestSection] = []
     for provider in providers(services):
+        declared = MINISTRY_OF_PROVIDER.get(provider)
+        if configured_only and declared and _ministry_named(ministries, declared) is None:
+            continue
         for section in provider(session, services, at):
             ministry = _ministry_named(ministries, section.ministry)
             if ministry is None:
@@ -224,7 +253,7 @@ def digests_at(
     everyone = recipients(session, ministries)
     if not everyone:
         return ()
-    assignment = assign_sections(session, services, at, ministries)
+    assignment = assign_sections(session, services, at, ministries, configured_only=True)
     return tuple(
         Digest(recipient, served_by(session, assignment, recipient.player), at, occasion)
         for recipient in everyone
@@ -235,7 +264,7 @@ def digest_for(
     session: Session, services: Services, player: PlayerRef, at: datetime, occasion: str
 ) -> Digest | None:
     """``player``'s digest at ``at``, or None when e serves no held Ministry."""
-    assignment = assign_sections(session, services, at)
+    assignment = assign_sections(session, services, at, configured_only=True)
     recipient = recipient_named(session, player.name)
     served = served_by(session, assignment, player)
     if recipient is None or not served:

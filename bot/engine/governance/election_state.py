@@ -145,12 +145,25 @@ class ElectionBook:
 # -- deadlines (rule 3 A ndays) -------------------------------------------------------
 
 
-def ndays_after(config: ntime.NtimeConfig, start: datetime, ndays: int) -> datetime | None:
-    """When ``ndays`` ndays following ``start`` have passed (see the module docstring)."""
+# When The Clock came to read so many ndays: ``GameClock.nday_start``, which remembers.
+NdayStart = Callable[[int], datetime | None]
+
+
+def ndays_after(
+    config: ntime.NtimeConfig, start: datetime, ndays: int, nday_start: NdayStart | None = None
+) -> datetime | None:
+    """When ``ndays`` ndays following ``start`` have passed (see the module docstring).
+
+    ``nday_start``, if given, answers ``ntime.nday_start`` through the same ``config``.
+    """
     if ndays <= 0:
         return start
     reading = ntime.clock_at(config, start)
-    tick = ntime.nday_start(config, ntime.ClockReading.from_ndays(reading.ndays + ndays))
+    wanted = reading.ndays + ndays
+    if nday_start is not None:
+        tick = nday_start(wanted)
+    else:
+        tick = ntime.nday_start(config, ntime.ClockReading.from_ndays(wanted))
     if tick is None:
         return None
     utc = start.astimezone(UTC)
@@ -168,6 +181,7 @@ class Timetable:
 
     config: ntime.NtimeConfig
     length_at: LengthAt
+    nday_start: NdayStart | None = None
 
     def nomination_ndays(self, election: Election) -> int:
         if election.nomination_ndays is not None:
@@ -186,19 +200,22 @@ class Timetable:
         return self.length_at("moderator_wait_ndays", election.moderator_asked_at or asked)
 
     def nominations_close(self, election: Election) -> datetime | None:
-        return ndays_after(self.config, election.called_at, self.nomination_ndays(election))
+        ndays = self.nomination_ndays(election)
+        return ndays_after(self.config, election.called_at, ndays, self.nday_start)
 
     def voting_closes(self, election: Election) -> datetime | None:
         start = election.voting_started_at
         if start is None:
             return None
-        return ndays_after(self.config, start, self.voting_ndays(election, start))
+        ndays = self.voting_ndays(election, start)
+        return ndays_after(self.config, start, ndays, self.nday_start)
 
     def moderator_deadline(self, election: Election) -> datetime | None:
         asked = election.moderator_asked_at
         if asked is None:
             return None
-        return ndays_after(self.config, asked, self.moderator_wait_ndays(election, asked))
+        ndays = self.moderator_wait_ndays(election, asked)
+        return ndays_after(self.config, asked, ndays, self.nday_start)
 
     def next_deadline(self, election: Election) -> datetime | None:
         """When ``election`` next changes phase by time, if it is known."""
@@ -218,7 +235,7 @@ def timetable_of(services: Services) -> Timetable:
     def length_at(key: str, instant: datetime) -> int:
         return int(rules.value_at(f"elections.{key}", instant))
 
-    return Timetable(services.clock.config, length_at)
+    return Timetable(services.clock.config, length_at, services.clock.nday_start)
 
 
 def describe_instant(instant: datetime | None, label: str) -> str:
@@ -250,6 +267,23 @@ def load_heads(session: Session) -> ElectionBook:
     """Every Election without its ballots (``ballots`` empty; see ``stored_ballots``)."""
     rows = session.scalars(select(ElectionRow).order_by(ElectionRow.number))
     return ElectionBook(tuple(election_from_json(row.state) for row in rows))
+
+
+def load_heads_with_running_ballots(session: Session) -> ElectionBook:
+    """Every Election, with its ballots only while it is in progress (rule 1823).
+
+    For the displays of the Elections: a closed one shows its winner, not its
+    ballots, so a crowd's ballots in an old Election are not read again.
+    """
+    running = select(ElectionRow.number).where(ElectionRow.in_progress.is_(True))
+    query = select(ElectionBallotRow).where(ElectionBallotRow.election_number.in_(running))
+    ballots = _ballots_by_election(session, query)
+    return ElectionBook(
+        tuple(
+            replace(election, ballots=ballots.get(election.number, ()))
+            for election in load_heads(session).elections
+        )
+    )
 
 
 def elections_in_progress(session: Session) -> tuple[Election, ...]:

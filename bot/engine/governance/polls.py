@@ -32,7 +32,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.engine.clock import GameClock
-from bot.games import ntime
 from bot.games.errors import IllegalActionError
 from bot.games.governance.polls import (
     STANDARD_OPTIONS,
@@ -50,11 +49,12 @@ from bot.games.governance.polls import (
     call_poll,
     cast_vote,
     conclude,
-    conclusion_instant,
     current_votes,
     outcome_of,
     read_vote,
 )
+from bot.games.governance.polls.conclusion import concludes_early
+from bot.games.governance.polls.durations import deadline_of
 from bot.games.governance.polls.serialize import (
     instant_from_text,
     instant_to_text,
@@ -151,7 +151,7 @@ def ntime_deadline(clock: GameClock, ndays: int, reading: str) -> Duration:
 
     Indeterminate for now if The Clock is Off with no restart known.
     """
-    ends_at = ntime.nday_start(clock.config, ntime.ClockReading.from_ndays(ndays))
+    ends_at = clock.nday_start(ndays)
     return Indeterminate() if ends_at is None else NtimePoint(reading, ends_at)
 
 
@@ -180,11 +180,58 @@ def all_polls(
 def save_poll(session: Session, stored: StoredPoll) -> None:
     row = session.get(PollRow, stored.number)
     is_open = stored.closed_at is None
+    state = to_state(stored)
     if row is None:
-        state = to_state(stored)
-        session.add(PollRow(number=stored.number, kind=stored.kind, is_open=is_open, state=state))
-        return
-    row.is_open, row.state = is_open, to_state(stored)
+        row = PollRow(number=stored.number, kind=stored.kind, is_open=is_open)
+        session.add(row)
+        early = _early_conclusion(stored, 0)
+    else:
+        held = _votes_held_before(row.state, state)
+        early = row.early_conclusion if held is not None and row.early_conclusion else None
+        if early is None:
+            early = _early_conclusion(stored, held or 0)
+    row.is_open, row.state = is_open, state
+    _write_schedule(row, stored, early)
+
+
+def _write_schedule(row: PollRow, stored: StoredPoll, early: datetime | None) -> None:
+    """The columns the scheduler reads to find when ``stored`` Concludes (``conclusions``)."""
+    poll = stored.poll
+    row.called_at = poll.called_at
+    row.deadline_ndays = stored.deadline_ndays
+    # A deadline in ndays moves with The Clock (rule 3 A): resolved when read.
+    fixed = stored.deadline_ndays is None
+    row.fixed_deadline = deadline_of(poll.duration, poll.called_at) if fixed else None
+    row.early_conclusion = early
+
+
+def _votes_held_before(old: Mapping[str, Any], new: Mapping[str, Any]) -> int | None:
+    """How many votes the old state of a poll held, if the new one is the same poll with
+    votes only added after them; None otherwise.
+
+    Those votes were checked for an early conclusion when they were written,
+    so only the ones after them need be.
+    """
+    old_poll, new_poll = dict(old["poll"]), dict(new["poll"])
+    held, votes = old_poll.pop("votes"), new_poll.pop("votes")
+    # The deadline is not compared: it is resolved again through The Clock at each read.
+    old_poll.pop("duration")
+    new_poll.pop("duration")
+    if old_poll != new_poll or votes[: len(held)] != held:
+        return None
+    return len(held)
+
+
+def _early_conclusion(stored: StoredPoll, known_votes: int) -> datetime | None:
+    """``early_conclusion(stored.poll)``, checking only the votes after the first
+    ``known_votes`` (whose prefixes did not conclude the poll early, rule 15 B)."""
+    poll = stored.poll
+    if known_votes == 0 and concludes_early(poll, ()):
+        return poll.called_at
+    for count in range(max(known_votes, 0) + 1, len(poll.votes) + 1):
+        if concludes_early(poll, poll.votes[:count]):
+            return poll.votes[count - 1].cast_at
+    return None
 
 
 def write_record(session: Session, name: str, state: dict[str, Any]) -> None:
@@ -235,13 +282,22 @@ def vote_by_mail(
 
 
 def due_polls(session: Session, clock: GameClock, until: datetime, kind: str) -> list[StoredPoll]:
-    """The open polls of ``kind`` whose Duration has Concluded by ``until``, by number."""
-    due = []
-    for stored in all_polls(session, clock, kind, open_only=True):
-        instant = conclusion_instant(stored.poll)
-        if instant is not None and instant <= until:
-            due.append(stored)
-    return due
+    """The open polls of ``kind`` whose Duration has Concluded by ``until``, by number.
+
+    Found from the indexed columns of when each open poll Concludes; only
+    the due ones are read whole.
+    """
+    numbers = [
+        number
+        for number, instant in conclusions(session, clock, kind)
+        if instant is not None and instant <= until
+    ]
+    if not numbers:
+        return []
+    rows = session.scalars(
+        select(PollRow).where(PollRow.number.in_(numbers)).order_by(PollRow.number)
+    )
+    return [_resolved(from_state(row.state), clock) for row in rows]
 
 
 def earliest_conclusion(session: Session, clock: GameClock, kind: str) -> datetime | None:
@@ -250,8 +306,43 @@ def earliest_conclusion(session: Session, clock: GameClock, kind: str) -> dateti
     ``due_polls`` finds nothing before this instant, so the scheduler need
     not ask it (``bot.engine.timed``).
     """
-    instants = (conclusion_instant(stored.poll) for stored in all_polls(session, clock, kind, True))
+    instants = (instant for _number, instant in conclusions(session, clock, kind))
     return min((instant for instant in instants if instant is not None), default=None)
+
+
+def conclusions(session: Session, clock: GameClock, kind: str) -> list[tuple[int, datetime | None]]:
+    """(number, ``conclusion_instant``) of each open poll of ``kind``, by number.
+
+    From the columns ``save_poll`` writes, not the polls' votes: the earlier
+    of the deadline (rule 15 A; one in ntime resolved through The Clock now,
+    rule 3 A) and the early conclusion (rule 15 B).
+    """
+    rows = session.execute(
+        select(
+            PollRow.number,
+            PollRow.called_at,
+            PollRow.deadline_ndays,
+            PollRow.fixed_deadline,
+            PollRow.early_conclusion,
+        )
+        .where(PollRow.kind == kind, PollRow.is_open.is_(True))
+        .order_by(PollRow.number)
+    )
+    found = []
+    for number, called_at, ndays, fixed, early in rows:
+        deadline = fixed if ndays is None else _ntime_deadline_at(clock, ndays, called_at)
+        known = [instant for instant in (deadline, early) if instant is not None]
+        found.append((number, min(known, default=None)))
+    return found
+
+
+def _ntime_deadline_at(clock: GameClock, ndays: int, called_at: datetime | None) -> datetime | None:
+    """``deadline_of`` a deadline ``ndays`` in ntime: when The Clock reads it (None while
+    unknown), and never before the poll was called (rule 15 A)."""
+    ends_at = clock.nday_start(ndays)
+    if ends_at is None or called_at is None:
+        return ends_at
+    return max(ends_at, called_at)
 
 
 def close_poll(

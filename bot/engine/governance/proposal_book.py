@@ -137,6 +137,36 @@ def load_book(session: Session) -> tuple[ProposalBook, ProposalBook]:
     return book, book
 
 
+def load_current_book(session: Session, nweek: int) -> tuple[ProposalBook, ProposalBook]:
+    """As ``load_book``, with only nweek ``nweek``'s Ballot, if there is one, its proposals
+    and the current ones (rule 151): what calling or closing that Ballot reads (rule 23).
+
+    The proposals decided long ago are not read: indexed reads whatever the
+    game's age.  ``save_book`` writes what changed, as with the whole book.
+    """
+    ballot = load_ballot(session, nweek)
+    on_ballot = () if ballot is None else tuple(ballot.polls)
+    proposals = session.scalars(
+        select(ProposalRow)
+        .where(ProposalRow.current.is_(True) | ProposalRow.serial.in_(on_ballot))
+        .order_by(ProposalRow.serial)
+    )
+    book = ProposalBook(
+        proposals={row.serial: _proposal_from_dict(row.state) for row in proposals},
+        ballots={} if ballot is None else {nweek: ballot},
+        highest_serial=highest_serial(session),
+    )
+    return book, book
+
+
+def latest_ballot(session: Session) -> Ballot | None:
+    """The Ballot of the latest nweek, if any was called (one indexed read)."""
+    row = session.scalars(
+        select(ProposalBallotRow).order_by(ProposalBallotRow.nweek.desc()).limit(1)
+    ).first()
+    return None if row is None else _ballot_from_dict(row.state)
+
+
 def highest_serial(session: Session) -> int | None:
     """Rule 5: the highest serial number used so far, if any."""
     return session.scalar(select(func.max(ProposalRow.serial)))

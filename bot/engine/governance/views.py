@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.orm import Session
 
 from bot.engine.governance import polls as poll_store
-from bot.engine.governance.proposal_book import ProposalBook, load_book
+from bot.engine.governance.proposal_book import latest_ballot, load_book, load_proposal
 from bot.engine.private_records import sealed_count
 from bot.games.governance.polls import Flag, deadline_of
 
@@ -52,16 +52,20 @@ def proposals_view(session: Session, services: Services) -> View:
     return View("\n".join(lines) or "no proposals yet", data)
 
 
-def ballot_view(session: Session, services: Services) -> View:
-    """The latest Ballot with its running tally: public votes only until it closes."""
+def ballot_view(session: Session, services: Services, electorate: bool = True) -> View:
+    """The latest Ballot with its running tally: public votes only until it closes.
+
+    Without ``electorate``, the data names no Eligible Voters (the text never
+    does): for the Chairman's digest, which shows the votes only.
+    """
     from bot.engine.views import View
 
-    _, book = load_book(session)
-    if not book.ballots:
+    # The latest Ballot and its proposals only, not the whole book: digests show it.
+    ballot = latest_ballot(session)
+    if ballot is None:
         return View("no Ballot has been called yet", None)
-    ballot = book.ballots[max(book.ballots)]
     items = [
-        _ballot_item(session, services, book, serial, number)
+        _ballot_item(session, services, serial, number, electorate)
         for serial, number in sorted(ballot.polls.items())
     ]
     state = "closed" if ballot.closed_at else "open"
@@ -72,16 +76,17 @@ def ballot_view(session: Session, services: Services) -> View:
 
 
 def _ballot_item(
-    session: Session, services: Services, book: ProposalBook, serial: int, number: int
+    session: Session, services: Services, serial: int, number: int, electorate: bool
 ) -> dict[str, Any]:
-    proposal = book.proposals[serial]
+    proposal = load_proposal(session, serial)
+    assert proposal is not None, "a Ballot's proposals are stored with it"
     stored = poll_store.load_poll(session, services.clock, number)
     assert stored is not None, "a Ballot's polls are stored with it"
     return {
         "id": proposal.id_string,
         "title": proposal.title,
         "status": proposal.status.value,
-        **_poll_data(session, stored),
+        **_poll_data(session, stored, electorate),
     }
 
 
@@ -105,7 +110,9 @@ def polls_view(session: Session, services: Services) -> View:
     return View("\n".join(lines) or "no polls yet", data)
 
 
-def _poll_data(session: Session, stored: poll_store.StoredPoll) -> dict[str, Any]:
+def _poll_data(
+    session: Session, stored: poll_store.StoredPoll, electorate: bool = True
+) -> dict[str, Any]:
     """What may be published of a poll: its votes, electorate and deadline.
 
     Rule 15 B keeps a Concealable poll's private voters out of the public
@@ -117,14 +124,15 @@ def _poll_data(session: Session, stored: poll_store.StoredPoll) -> dict[str, Any
     visible = poll_store.visible_votes(stored)
     closed = stored.closed_at is not None
     concealed = stored.poll.has(Flag.CONCEALABLE) and not closed
-    eligible = [] if concealed else sorted(stored.poll.eligible_voters)
+    shown = electorate and not concealed
+    eligible = sorted(stored.poll.eligible_voters) if shown else []
     named = poll_store.names(session, [cast.voter for cast in visible.votes] + eligible)
     deadline = deadline_of(stored.poll.duration, stored.poll.called_at)
     return {
         "closed": closed,
         "called_at": stored.poll.called_at.isoformat(),
         "deadline": deadline.isoformat() if deadline else None,
-        "eligible_voters": None if concealed else sorted(named[voter] for voter in eligible),
+        "eligible_voters": sorted(named[voter] for voter in eligible) if shown else None,
         "flags": sorted(flag.value for flag in stored.poll.flags),
         "votes": [
             {"voter": named[cast.voter], "vote": poll_store.vote_label(stored, cast)}

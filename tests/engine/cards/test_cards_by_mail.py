@@ -44,12 +44,14 @@ from sqlalchemy import select
 from bot.app import App, build_app
 from bot.audit import verify_archive
 from bot.config import DEFAULT_GAMES, GamesSettings, PlayerEntry, Settings
-from bot.engine import ledger
+from bot.engine import ledger, scheduler
 from bot.engine.admin_records import RECORD_TYPE
+from bot.engine.game import TimedEvent
 from bot.engine.games.cards_state import CardsState, load_state
 from bot.engine.games.cards_trades import unseal
 from bot.engine.holdings import POINTS
 from bot.engine.players import find_player_by_name
+from bot.engine.services import Services
 from bot.engine.views import game_view
 from bot.engine.worker import process_queue
 from bot.games.cards import Card
@@ -493,3 +495,35 @@ def test_golden_rulings_report_and_showdown(world: World) -> None:
         ).all()
         mails = [body(row.raw) for row in rows]
     check_golden(GOLDEN / "reports.txt", "\n=====\n".join([mails[0], *mails[-2:]]))
+
+
+def test_the_cards_events_next_due_changes_no_mail_and_no_state(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The list archive replayed again with every timed handler run over every
+    # piece of time, as before Cards said when its events fall due: the deals
+    # (rule 391), the key commitments, the Motion and the Showdown (rule 396)
+    # come out the same, mail for mail.
+    def every_handler_every_time(services: Services) -> tuple[TimedEvent, ...]:
+        events = (*scheduler.OWN_EVENTS, *services.timed_events())
+        return tuple(
+            replace(event, next_due=None) for event in sorted(events, key=TimedEvent.order)
+        )
+
+    monkeypatch.setattr(scheduler, "timed_events", every_handler_every_time)
+    running_all = replay(world.scratch.app, world.archive, tmp_path / "running-all", day(75, 1))
+    try:
+        mails = bot_mails(running_all, public=True)
+        assert {kind for kind, *_ in mails} >= {"cards-key", "cards-report"}
+        assert mails == bot_mails(world.replayed, public=True)
+        assert bot_mails(running_all, public=False) == bot_mails(world.replayed, public=False)
+        assert rulings_of(running_all) == rulings_of(world.replayed)
+        with running_all.session_factory() as session:
+            assert load_state(session, 2) == load_state_of(world.replayed)
+    finally:
+        running_all.dispose()
+
+
+def load_state_of(app: App) -> CardsState:
+    with app.session_factory() as session:
+        return load_state(session, 2)

@@ -13,7 +13,12 @@ import pytest
 
 from bot.config import DigestSettings, MinistryEntry
 from bot.engine.governance.digest_sections import rotation_overdue
-from bot.engine.governance.digests import DAILY, digest_instants, previous_digest
+from bot.engine.governance.digests import (
+    DAILY,
+    assign_sections,
+    digest_instants,
+    previous_digest,
+)
 from bot.engine.governance.election_state import ElectionBook
 from bot.engine.governance.ministries import Ministries, Ministry
 from bot.outbound.transports import MaildirTransport
@@ -143,3 +148,28 @@ def test_the_attorney_generalist_sees_pending_cfis_and_who_has_not_voted(tmp_pat
     body = " ".join(body_of(digest).split())
     assert "Pending CFIs (rule 625 D.3)" in body
     assert "CFI 100 Stones by Alice" in body and "not voted: Bob" in body
+
+
+def test_a_digest_runs_only_the_providers_of_configured_ministries(tmp_path: Path) -> None:
+    # Only the Chairman is configured: the Roster's, Kurt Godel's and the
+    # Twiddler's sections would be mailed to nobody, so a digest does not make
+    # them; the configured Ministry's sections are the same either way.
+    app = make_app(tmp_path / "bot", ministries=(MinistryEntry("Ministry of Change", "Alice"),))
+    at = EPOCH + timedelta(days=1)
+    try:
+        with app.session_factory() as session:
+            everything = assign_sections(session, app.services, at)
+            digested = assign_sections(session, app.services, at, configured_only=True)
+    finally:
+        app.dispose()
+    assert digested.by_ministry == everything.by_ministry
+    assert {section.ministry for section in everything.unassigned} >= {
+        "Ministry of the Roster",
+        "Ministry of Twiddles",
+        "Meta-Ministry",
+    }
+    assert not {section.ministry for section in digested.unassigned} & {
+        "Ministry of the Roster",
+        "Ministry of Twiddles",
+        "Meta-Ministry",
+    }

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from bot.app import App
 from bot.engine import ledger
@@ -76,7 +77,9 @@ class Table:
 
     def player(self, name: str) -> Player:
         with self.app.session_factory() as session:
-            row = session.scalar(select(Player).where(Player.name == name))
+            # With eir former names: the row is read after the session ends.
+            query = select(Player).options(selectinload(Player.former_name_rows))
+            row = session.scalar(query.where(Player.name == name))
             assert row is not None, f"no player {name}"
             return row
 
