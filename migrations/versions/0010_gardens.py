@@ -9,7 +9,7 @@ Checking Period, a lasting effect, a quota's count) a row of
 ``garden_record``.  New tables only.
 
 Revision ID: 0010
-Revises: 0008
+Revises: 0009
 Create Date: 2026-11-26 08:00:00
 """
 
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0008"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
