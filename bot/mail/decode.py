@@ -1,6 +1,7 @@
 """Raw list posts (bytes) to a ``DecodedMessage``; never raises.
 
-Parsing uses the stdlib ``email`` package with ``policy.default``.  Every
+Parsing uses the stdlib ``email`` package with ``policy.default`` (its header
+objects remembered: ``bot.mail.parsing_policy``).  Every
 problem met on the way (unknown charsets, 8-bit headers, broken MIME, a body
 over the size cap, a parser crash) becomes a human-readable entry in
 ``DecodedMessage.defects`` instead of an exception, because a post that
@@ -39,6 +40,7 @@ from bot.mail.headers import (
     unfold,
 )
 from bot.mail.html import convert_html, html_to_text
+from bot.mail.parsing_policy import DEFAULT_REMEMBERING
 from bot.mail.parts import part_type
 
 __all__ = [
@@ -129,7 +131,7 @@ def _decode(
         defects.append(f"message of {len(raw)} bytes cut to {MAX_RAW_BYTES} before parsing")
         raw = raw[:MAX_RAW_BYTES]
     parser = BytesHeaderParser if headers_only else BytesParser
-    message = parser(policy=policy.default).parsebytes(raw)
+    message = parser(policy=DEFAULT_REMEMBERING).parsebytes(raw)
     headers = _header_map(message, defects)
     body = _Body("", "none", unread=unread) if headers_only else _body(message)
     defects.extend(body.defects)
