@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/pipeline.py [--posts 10000] [--rounds 3] [--seed 1639]
         [--budget 300] [--profile-posts N] [--profile-out FILE] [--workdir DIR] [--no-profile]
+        [--baseline REF]
 
 1. Generates a deterministic archive of a B Nomic game (mbox): eight
    configured players and two who join by rule 14, Political Go Moves spread
@@ -17,7 +18,11 @@
    policy=email.policy.default)`` then ``get_body(('plain', 'html'))
    .get_content()`` per post.  Prints posts/second for both (median round)
    and the ratio of the medians.  Rounds that would overrun ``--budget``
-   (seconds for the whole run) are skipped, and the output says so.
+   (seconds for the whole run) are skipped, and the output says so.  With
+   ``--baseline REF``, each round also runs the same command on the code of
+   git revision REF (exported to a scratch folder and put first on
+   ``PYTHONPATH``), in turn with this checkout's, so that both ratios come
+   from one run under the same load.
 3. Times the command's fixed cost (a replay of an empty archive).
 4. Checks round 1's database against the generator's expectations (every
    ruling, every reply, every status; shunted posts with their tracebacks)
@@ -147,8 +152,13 @@ def fresh_round(prepared: Prepared, name: str) -> tuple[Path, Path]:
     return write_config(data / "nomicbot.toml", data), data / "outbox"
 
 
-def cli_replay(prepared: Prepared, archive: Path, name: str) -> tuple[float, str, Path]:
-    """Run ``nomicbot replay`` on a fresh database: (seconds, its summary line, data folder)."""
+def cli_replay(
+    prepared: Prepared, archive: Path, name: str, code: Path | None = None
+) -> tuple[float, str, Path]:
+    """Run ``nomicbot replay`` on a fresh database: (seconds, its summary line, data folder).
+
+    ``code``: a folder holding another revision's ``bot`` package, run instead of this one's.
+    """
     config, outbox = fresh_round(prepared, name)
     command = [
         *nomicbot_command(),
@@ -162,9 +172,10 @@ def cli_replay(prepared: Prepared, archive: Path, name: str) -> tuple[float, str
         prepared.until.isoformat(),
     ]
     started = time.perf_counter()
-    finished = subprocess.run(
-        command, capture_output=True, text=True, env=clean_environment(), check=False
-    )
+    environment = clean_environment()
+    if code is not None:
+        environment["PYTHONPATH"] = str(code)
+    finished = subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
     seconds = time.perf_counter() - started
     if finished.returncode != 0:
         raise SystemExit(f"nomicbot replay failed ({finished.returncode}):\n{finished.stderr}")
@@ -188,24 +199,48 @@ class RoundsResult:
     bare: Timing
     summary: str
     first_data: Path  # the database and outbox of round 1, for the checks
+    baseline: Timing | None = None  # the baseline revision's command line, in the same rounds
 
 
-def time_rounds(prepared: Prepared, rounds: int, budget: Budget) -> RoundsResult:
+def export_revision(reference: str, folder: Path) -> Path:
+    """The files of git revision ``reference`` in ``folder`` (for ``PYTHONPATH``)."""
+    root = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", reference], check=True, capture_output=True
+    ).stdout
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def time_rounds(
+    prepared: Prepared, rounds: int, budget: Budget, baseline_code: Path | None = None
+) -> RoundsResult:
     """CLI replay and bare parsing, in turn, for ``rounds`` rounds or while the budget lasts."""
     cli: list[float] = []
     bare: list[float] = []
+    baseline: list[float] = []
     summary, first_data = "", prepared.folder
     for number in range(1, rounds + 1):
         bare.append(timed(lambda: parse_bare(prepared.raws)))
+        if baseline_code is not None:
+            before, _, data = cli_replay(prepared, prepared.archive, "baseline", baseline_code)
+            baseline.append(before)
+            shutil.rmtree(data)
         seconds, summary, data = cli_replay(prepared, prepared.archive, f"round-{number}")
         cli.append(seconds)
         if number == 1:
             first_data = data
         else:
             shutil.rmtree(data)
-        print(f"  round {number}: nomicbot replay {seconds:.2f} s, bare parse {bare[-1]:.2f} s")
+        against = f", baseline's replay {baseline[-1]:.2f} s" if baseline else ""
+        print(
+            f"  round {number}: nomicbot replay {seconds:.2f} s, bare parse {bare[-1]:.2f} s"
+            f"{against}"
+        )
         reserve = PROFILE_SHARE * budget.seconds
-        if number < rounds and budget.left() - reserve < seconds + bare[-1]:
+        spent = seconds + bare[-1] + (baseline[-1] if baseline else 0.0)
+        if number < rounds and budget.left() - reserve < spent:
             print(
                 f"  rounds {number + 1}-{rounds} skipped to keep within the "
                 f"{budget.seconds:.0f} s budget (--budget)"
@@ -217,6 +252,7 @@ def time_rounds(prepared: Prepared, rounds: int, budget: Budget) -> RoundsResult
         Timing("(b) message_from_bytes + get_body + get_content", count, tuple(bare)),
         summary,
         first_data,
+        Timing("(a') the baseline's nomicbot replay", count, tuple(baseline)) if baseline else None,
     )
 
 
@@ -241,6 +277,12 @@ def print_result(result: RoundsResult, startup: Timing) -> None:
         f"{startup.label}: median {startup.median:.3f} s "
         f"(rounds: {', '.join(f'{value:.2f}' for value in startup.durations)} s)"
     )
+    if result.baseline is not None:
+        print(result.baseline.line())
+        print(
+            f"RATIO (a')/(b), the baseline, same rounds: {result.baseline.rate / bare.rate:.3f}; "
+            f"speed-up (a)/(a'): {cli.rate / result.baseline.rate:.2f}x"
+        )
     verdict = "meets" if ratio >= TARGET_RATIO else "misses"
     print(f"RATIO (a)/(b) of the medians: {ratio:.3f}  ({verdict} the goal of {TARGET_RATIO})")
     steady = cli.median - startup.median
@@ -426,6 +468,9 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--profile-out", type=Path, help="also write the cProfile data here")
     parser.add_argument("--workdir", type=Path, help="keep the archive and databases here")
     parser.add_argument("--no-profile", action="store_true", help="skip the in-process runs")
+    parser.add_argument(
+        "--baseline", default="", help="git revision also timed in each round, e.g. main"
+    )
     return parser.parse_args(argv)
 
 
@@ -434,8 +479,12 @@ def main(argv: list[str] | None = None) -> int:
     budget = Budget(arguments.budget)
     with workspace(arguments.workdir) as folder:
         prepared = prepare(folder, arguments.posts, arguments.seed)
+        baseline_code = None
+        if arguments.baseline:
+            baseline_code = export_revision(arguments.baseline, folder / "baseline-code")
+            print(f"baseline: {arguments.baseline}, exported to {baseline_code}")
         print(f"timing up to {arguments.rounds} round(s) of (a) and (b), in turn")
-        result = time_rounds(prepared, arguments.rounds, budget)
+        result = time_rounds(prepared, arguments.rounds, budget, baseline_code)
         startup = time_startup(prepared, 3)
         print()
         print_result(result, startup)

@@ -47,7 +47,9 @@ STAGES: tuple[StageSpec, ...] = (
     StageSpec("count posts (mailbox module)", ("bot.runner:count_posts",)),
     StageSpec("store raw posts (ingest, one commit each)", ("bot.runner:store_message",)),
     StageSpec("scheduler: nweek events before each post", ("bot.engine.worker:advance_clock",)),
-    StageSpec("pipeline: decode", ("bot.pipeline:STAGES/decode",)),
+    StageSpec(
+        "pipeline: decode", ("bot.pipeline:STAGES/decode", "bot.pipeline:STAGES/decode_body")
+    ),
     StageSpec(
         "pipeline: loop guard + author",
         ("bot.pipeline:STAGES/guard_loops", "bot.pipeline:STAGES/find_author"),

@@ -118,10 +118,12 @@ def replay_archive(
     ``until`` (default: now) is the instant scheduled events are handled up
     to after the last post, e.g. the reveal of the last nweek's dice seed.
     """
-    total = count_posts(path)
-    stored = duplicates = 0
-    with tqdm(total=total, desc="storing", unit="post", disable=not progress) as bar:
+    # Counting reads the whole archive once more: only a progress bar needs it first.
+    counted = count_posts(path) if progress else None
+    total = stored = duplicates = 0
+    with tqdm(total=counted, desc="storing", unit="post", disable=not progress) as bar:
         for batch in batched(archive_posts(path), STORE_BATCH):
+            total += len(batch)
             with app.session_factory.begin() as session:
                 arriving = [ArrivingPost(post.raw, post.received_at) for post in batch]
                 new = ingest_many(session, arriving, "replay")

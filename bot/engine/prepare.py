@@ -17,6 +17,7 @@ import os
 import threading
 from collections.abc import Iterable
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
+from dataclasses import fields
 from multiprocessing.connection import wait
 from types import MappingProxyType, TracebackType
 from typing import Any, Self
@@ -38,8 +39,20 @@ def _mapping_proxy(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
 copyreg.pickle(MappingProxyType, lambda proxy: (_mapping_proxy, (dict(proxy),)))
 
 
-def _prepare(raw: bytes, settings: PipelineSettings) -> PostContext:
-    return run_pipeline(raw, settings)
+# What comes back from the other process: the context but for its bytes and
+# settings, which this process has already (they were most of what was sent
+# back, and unpickling them cost the judging process time).
+Prepared = dict[str, Any]
+_KEPT_HERE = frozenset({"raw", "settings"})
+
+
+def _prepare(raw: bytes, settings: PipelineSettings) -> Prepared:
+    context = run_pipeline(raw, settings)
+    return {
+        item.name: getattr(context, item.name)
+        for item in fields(context)
+        if item.name not in _KEPT_HERE
+    }
 
 
 # The exit status of a preparing process whose parent died.
@@ -80,7 +93,7 @@ class ParallelPipeline:
             mp_context=multiprocessing.get_context("spawn"),
             initializer=exit_with_parent,
         )
-        self.pending: dict[int, Future[PostContext]] = {}
+        self.pending: dict[int, tuple[bytes, Future[Prepared]]] = {}
         self.broken = False
 
     def __enter__(self) -> Self:
@@ -100,7 +113,8 @@ class ParallelPipeline:
         try:
             for message_pk, raw in posts:
                 if message_pk not in self.pending:
-                    self.pending[message_pk] = self.pool.submit(_prepare, raw, self.settings)
+                    future = self.pool.submit(_prepare, raw, self.settings)
+                    self.pending[message_pk] = (raw, future)
         except BrokenExecutor:
             self._give_up("the preparing process died")
 
@@ -111,11 +125,11 @@ class ParallelPipeline:
         left to the caller's own run of the stages, which raises the same
         defect in this process, where it is shunted with its traceback.
         """
-        future = self.pending.pop(message_pk, None)
+        raw, future = self.pending.pop(message_pk, (b"", None))
         if future is None:
             return None
         try:
-            return future.result()
+            return PostContext(raw=raw, settings=self.settings, **future.result())
         except BrokenExecutor:
             self._give_up("the preparing process died")
         except Exception:  # reproduced, and shunted, by the caller's own run

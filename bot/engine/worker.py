@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import logging
 import traceback
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import chain
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session, defer, sessionmaker
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import ORMExecuteState, Session, defer, sessionmaker
 
 from bot.engine.event_shunts import queued_event_count, rerun_queued_events, settle_events
 from bot.engine.players import remember_players
@@ -142,9 +144,9 @@ def process_batch(
     """
     judged = 0
     try:
-        with session_factory() as session, session.begin():
+        with session_factory() as session, session.begin(), BatchQueue(session, size) as queue:
             remember_players(session)
-            while judged < size and _judge_in_batch(session, services, pipeline):
+            while judged < size and _judge_in_batch(session, services, pipeline, queue):
                 judged += 1
     except Exception as error:
         if is_transient(error) or is_system_defect(error):
@@ -155,12 +157,15 @@ def process_batch(
 
 
 def _judge_in_batch(
-    session: Session, services: Services, pipeline: ParallelPipeline | None
+    session: Session,
+    services: Services,
+    pipeline: ParallelPipeline | None,
+    queue: BatchQueue,
 ) -> bool:
     """Judge the next queued post in the batch's transaction; False if none is queued."""
     if pipeline is not None and pipeline.in_flight < WINDOW // 2:
         pipeline.submit(_upcoming(session))
-    message = _next_queued(session)
+    message = queue.next()
     if message is None:
         return False
     advance_clock(session, services, message.received_at)
@@ -171,6 +176,69 @@ def _judge_in_batch(
     session.flush()
     session.expunge_all()
     return True
+
+
+class BatchQueue:
+    """The queued posts of a batch, read with one query instead of one per post.
+
+    The list holds while judging changes no stored message but the post
+    judged: a post may store one (a private vote's record), queue held ones
+    again (the Clock turned On, rule 3 B) or take another copy's Message-ID,
+    and then the queue is read again, so the posts are judged in the same
+    order as one query per post would give.  Every change a unit of work
+    makes goes through this session (a flush, or a statement it executes),
+    which is what is watched; any statement but a write to another table
+    counts as a change.
+    """
+
+    def __init__(self, session: Session, size: int) -> None:
+        self.session = session
+        self.size = size
+        self.waiting: deque[Message] = deque()
+        self.taken = 0
+        self.current: Message | None = None
+        self.changed = True  # nothing read yet
+
+    def __enter__(self) -> BatchQueue:
+        event.listen(self.session, "after_flush", self._flushed)
+        event.listen(self.session, "do_orm_execute", self._executed)
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        event.remove(self.session, "after_flush", self._flushed)
+        event.remove(self.session, "do_orm_execute", self._executed)
+
+    def next(self) -> Message | None:
+        """The next queued post, oldest arrival first; None when none is left."""
+        if self.changed:
+            self.changed = False
+            self.waiting = deque(_queued(self.session, self.size - self.taken))
+        if not self.waiting:
+            return None
+        message = self.waiting.popleft()
+        # Read before the previous post was judged (and detached from the
+        # session with it): unchanged since, so attached again as it is.
+        if message not in self.session:
+            self.session.add(message)
+        self.current = message
+        self.taken += 1
+        return message
+
+    def _flushed(self, session: Session, context: object) -> None:
+        # after_flush: new, dirty and deleted still list what was just written.
+        written = chain(session.new, session.dirty, session.deleted)
+        if any(isinstance(item, Message) and item is not self.current for item in written):
+            self.changed = True
+
+    def _executed(self, state: ORMExecuteState) -> None:
+        if state.is_select:
+            return
+        table = getattr(state.statement, "table", None)
+        if not (state.is_insert or state.is_update or state.is_delete) or table is _MESSAGE_TABLE:
+            self.changed = True
+
+
+_MESSAGE_TABLE = Message.__table__
 
 
 def _judge_one_by_one(
@@ -244,18 +312,26 @@ def release_held(session_factory: sessionmaker[Session], services: Services) -> 
 
 
 def _next_queued(session: Session) -> Message | None:
+    queued = _queued(session, 1)
+    return queued[0] if queued else None
+
+
+def _queued(session: Session, count: int) -> list[Message]:
+    """The first ``count`` queued messages, oldest arrival first."""
     # The raw bytes are loaded only if used: a prepared post does not need them.
     # FOR UPDATE (PostgreSQL; SQLite has no such clause): should a second
-    # worker ever run, it waits for this post and then finds it judged,
-    # rather than judging it twice or out of order.
-    return session.scalars(
-        select(Message)
-        .options(defer(Message.raw))
-        .where(Message.status == "queued")
-        .order_by(Message.received_at, Message.id)
-        .limit(1)
-        .with_for_update()
-    ).first()
+    # worker ever run, it waits for these posts and then finds them judged,
+    # rather than judging them twice or out of order.
+    return list(
+        session.scalars(
+            select(Message)
+            .options(defer(Message.raw))
+            .where(Message.status == "queued")
+            .order_by(Message.received_at, Message.id)
+            .limit(count)
+            .with_for_update()
+        )
+    )
 
 
 def shunt(

@@ -1,6 +1,7 @@
 """Raw list posts (bytes) to a ``DecodedMessage``; never raises.
 
-Parsing uses the stdlib ``email`` package with ``policy.default``.  Every
+Parsing uses the stdlib ``email`` package with ``policy.default`` (its header
+objects remembered: ``bot.mail.parsing_policy``).  Every
 problem met on the way (unknown charsets, 8-bit headers, broken MIME, a body
 over the size cap, a parser crash) becomes a human-readable entry in
 ``DecodedMessage.defects`` instead of an exception, because a post that
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from email import policy
 from email.message import Message
@@ -39,6 +40,7 @@ from bot.mail.headers import (
     unfold,
 )
 from bot.mail.html import convert_html, html_to_text
+from bot.mail.parsing_policy import DEFAULT_REMEMBERING
 from bot.mail.parts import part_type
 
 __all__ = [
@@ -46,9 +48,12 @@ __all__ = [
     "MAX_HTML_CHARS",
     "MAX_RAW_BYTES",
     "DecodedMessage",
+    "HeadersFirst",
+    "decode_headers",
     "decode_message",
     "html_to_text",
     "topmost_received_time",
+    "with_body",
 ]
 
 MAX_RAW_BYTES = 32 * 1024 * 1024
@@ -129,7 +134,7 @@ def _decode(
         defects.append(f"message of {len(raw)} bytes cut to {MAX_RAW_BYTES} before parsing")
         raw = raw[:MAX_RAW_BYTES]
     parser = BytesHeaderParser if headers_only else BytesParser
-    message = parser(policy=policy.default).parsebytes(raw)
+    message = parser(policy=DEFAULT_REMEMBERING).parsebytes(raw)
     headers = _header_map(message, defects)
     body = _Body("", "none", unread=unread) if headers_only else _body(message)
     defects.extend(body.defects)
@@ -155,6 +160,78 @@ def _assemble(
         in_reply_to=_first_id(headers, "in-reply-to"),
         references=message_ids(" ".join(headers.get("references", ()))),
         headers=headers,
+        body_text=body.text,
+        body_source=body.source,
+        defects=_summarised(defects),
+        body_unread=body.unread,
+    )
+
+
+# --- headers first, the body when needed ------------------------------------------
+
+
+@dataclass(frozen=True)
+class HeadersFirst:
+    """A post's headers decoded before its body is read (``decode_headers``).
+
+    ``decoded`` has every header field and no body yet; ``with_body`` reads
+    the body and gives exactly what ``decode_message`` gives, without
+    decoding the headers again.  The bot's own mail, loops and mail that is
+    not the list's are passed over on their headers alone (bot.pipeline),
+    so their bodies are never parsed.
+    """
+
+    decoded: DecodedMessage
+    body_read: bool  # True: ``decoded`` is the whole post already
+    # The defects in decode_message's order: the header block's, then the
+    # body's and the MIME parts' (read with the body), then the addresses'.
+    header_defects: tuple[str, ...] = ()
+    address_defects: tuple[str, ...] = ()
+
+
+def decode_headers(raw: bytes) -> HeadersFirst:
+    """The headers of one raw post; never raises (a post whose headers alone
+    cannot be read apart is decoded whole, as ``decode_message`` does)."""
+    try:
+        return _decode_headers(raw)
+    except Exception:  # the same boundary as decode_message, which reports it
+        return HeadersFirst(decode_message(raw), body_read=True)
+
+
+def _decode_headers(raw: bytes) -> HeadersFirst:
+    defects: list[str] = []
+    if len(raw) > MAX_RAW_BYTES:
+        defects.append(f"message of {len(raw)} bytes cut to {MAX_RAW_BYTES} before parsing")
+        raw = raw[:MAX_RAW_BYTES]
+    message = BytesHeaderParser(policy=DEFAULT_REMEMBERING).parsebytes(raw)
+    headers = _header_map(message, defects)
+    header_count = len(defects)
+    # _assemble adds the address headers' defects to the list.  Whether the
+    # From parser failed is read from the list, which then lacks the body's
+    # and the parts' defects; none of those names a header, so the answer
+    # is the same as with them.
+    decoded = _assemble(message, headers, _Body("", "none"), defects)
+    return HeadersFirst(
+        decoded,
+        body_read=False,
+        header_defects=tuple(defects[:header_count]),
+        address_defects=tuple(defects[header_count:]),
+    )
+
+
+def with_body(raw: bytes, first: HeadersFirst) -> DecodedMessage:
+    """The post ``first`` read the headers of, decoded whole: ``decode_message(raw)``."""
+    if first.body_read:
+        return first.decoded
+    try:
+        message = BytesParser(policy=DEFAULT_REMEMBERING).parsebytes(raw[:MAX_RAW_BYTES])
+        body = _body(message)
+        parts = tuple(_parser_defects(message))
+    except Exception:  # decode_message meets the same failure and reports it in its way
+        return decode_message(raw)
+    defects = [*first.header_defects, *body.defects, *parts, *first.address_defects]
+    return replace(
+        first.decoded,
         body_text=body.text,
         body_source=body.source,
         defects=_summarised(defects),

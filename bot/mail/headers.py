@@ -15,9 +15,10 @@ import binascii
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email import errors, policy, utils
+from email import errors, utils
 
 from bot.mail.charsets import DecodedText, decode_bytes, repair_surrogates
+from bot.mail.parsing_policy import DEFAULT_REMEMBERING
 
 _FOLD = re.compile(r"\r?\n(?=[ \t])")
 _STRAY_LINE_BREAK = re.compile(r"[\r\n]+")
@@ -132,7 +133,7 @@ def parse_mailboxes(name: str, raw_value: str) -> tuple[tuple[Mailbox, ...], tup
     """The mailboxes of an address header (groups flattened), with defects."""
     value = repair_surrogates(unfold(raw_value)[:MAX_HEADER_CHARS], where=f"header {name}")
     try:
-        header = policy.default.header_factory(name, value.text)
+        header = DEFAULT_REMEMBERING.header_factory(name, value.text)
         pairs = [(address.display_name, address.addr_spec) for address in header.addresses]
         # It repairs some invalid values silently ("a@b <c@d>" becomes a@b):
         # a repaired address list is not the one its writer meant.

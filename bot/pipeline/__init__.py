@@ -11,7 +11,7 @@ from collections.abc import Callable
 from bot.pipeline.admin import read_admin_record
 from bot.pipeline.author import find_author
 from bot.pipeline.context import PipelineSettings, PostContext
-from bot.pipeline.decode import decode
+from bot.pipeline.decode import decode, decode_body
 from bot.pipeline.loop_guard import guard_loops
 from bot.pipeline.origin import check_origin
 from bot.pipeline.parse import parse_actions
@@ -25,6 +25,7 @@ STAGES: tuple[Stage, ...] = (
     guard_loops,
     check_origin,
     find_author,
+    decode_body,
     extract_visible_text,
     parse_actions,
 )

@@ -11,7 +11,7 @@ from bot.trust.policy import TrustPolicy
 
 if TYPE_CHECKING:
     from bot.engine.admin_records import AdminRecord
-    from bot.mail.decode import DecodedMessage
+    from bot.mail.decode import DecodedMessage, HeadersFirst
     from bot.parser import ParseResult
     from bot.trust.results import AuthResults
 
@@ -48,6 +48,8 @@ class PostContext:
     raw: bytes
     settings: PipelineSettings
     decoded: DecodedMessage | None = None
+    # Set while only the headers are decoded (bot.pipeline.decode.read_body).
+    headers_first: HeadersFirst | None = None
     author: str | None = None  # the address the post is attributed to
     author_name: str = ""
     visible_text: str = ""

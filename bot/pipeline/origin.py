@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from bot.pipeline.context import PostContext
+from bot.pipeline.decode import read_body
 from bot.trust.policy import LIST_ARCHIVE
 from bot.trust.results import AuthResults, dmarc_failed, parse_results
 from bot.trust.seal import verify_list_seal
@@ -156,7 +157,7 @@ def _check_private_sender(context: PostContext) -> None:
         context.refuse(f"private mail refused: {check.refusal}")
         return
     context.authentication = check.authenticated
-    found = _SECRET_LINE.search(decoded.body_text)
+    found = _SECRET_LINE.search(read_body(context).body_text)
     context.claimed_secret = found.group(1) if found else ""
     context.carriage = "private mail to the bot"
 

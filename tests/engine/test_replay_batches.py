@@ -9,6 +9,7 @@ middle of a batch or a timed event due before a post raises.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from sqlalchemy import select
 from bot.app import App
 from bot.engine import bandwidth, worker
 from bot.engine.worker import QueueReport, process_queue
+from bot.ingress.ingest import ingest
 from bot.runner import store_message
 from bot.store.models import ActionRecord, Message, OutboxMessage, Shunt, ShuntedEvent
 from bot.testing import go_game
@@ -136,5 +138,34 @@ def test_a_timed_event_that_raises_in_a_batch_is_settled_as_without_batches(
         assert [handler for handler, *_ in found["events"]] == [
             "bot.engine.bandwidth.reset_bandwidth"
         ]
+    finally:
+        dispose_both(single, batched)
+
+
+def test_a_post_that_queues_another_before_the_rest_is_followed_by_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch reads its posts in one query; judging one may queue another (a private
+    vote's record, rule 15 B; posts held while the Clock was Off, rule 3 B), which
+    must come next as it does when each post is a transaction of its own."""
+    queuing, added = POSTS[2], go_game.SCRIPT[-1]
+    original: Callable[..., None] = worker.process_message
+    judging_order: list[str] = []
+
+    def process_message(session: Any, message: Message, *arguments: Any) -> None:
+        judging_order.append(message.message_id)
+        if message.message_id == queuing.message_id:
+            ingest(session, added.raw(), "replay", queuing.at + timedelta(seconds=1))
+        original(session, message, *arguments)
+
+    monkeypatch.setattr(worker, "process_message", process_message)
+    single, single_report = judged(tmp_path / "single", 1)
+    single_order, judging_order[:] = list(judging_order), []
+    batched, batched_report = judged(tmp_path / "batched", 50)
+    try:
+        assert single_order[3] == added.message_id
+        assert judging_order == single_order
+        assert batched_report == single_report == QueueReport(len(POSTS) + 1, 0)
+        assert fingerprint(batched) == fingerprint(single)
     finally:
         dispose_both(single, batched)
