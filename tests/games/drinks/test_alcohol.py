@@ -10,16 +10,14 @@ proof lines by ``nomicbot verify-dice``'s audit from an archive.
 
 from __future__ import annotations
 
-import mailbox
 from collections.abc import Callable
 from dataclasses import replace
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
 from bot.audit import verify_archive
-from bot.games.dice import DrawSource, commitment, nweek_seed, replay_draw, reveal
+from bot.games.dice import DrawSource, nweek_seed, replay_draw
 from bot.games.drinks import (
     DRINKING,
     FERMENTING,
@@ -42,6 +40,7 @@ from bot.games.economy import Moment, PossibleLaterError, draw_proofs
 from bot.games.errors import IllegalActionError
 from bot.games.garden import Fruit, start
 from bot.games.garden.timed import WATERING
+from bot.testing.proof_archive import archive_of_draws, bot_mail
 
 MASTER = b"drinks tests master secret, 32+ bytes long"
 NWEEK = 2  # zero-based: nweek 3 as displayed
@@ -324,17 +323,6 @@ def test_bac_falls_by_one_at_each_checking_periods_end_first_by_chutzpah() -> No
     )
 
 
-def _mail(kind: str, body: str, number: int) -> EmailMessage:
-    mail = EmailMessage()
-    mail["From"] = "nomicbot <bot@nomic.invalid>"
-    mail["To"] = "nomic@nomic.invalid"
-    mail["Subject"] = kind
-    mail["Message-ID"] = f"<{kind}-{number}@nomic.invalid>"
-    mail["X-Nomicbot-Kind"] = kind
-    mail.set_content(body)
-    return mail
-
-
 def test_verify_dice_re_derives_a_bac_check_from_its_proof_line(tmp_path: Path) -> None:
     state, tomato_drink = with_drink(begun(), "carol")
     draws = DrawSource(SEED, "carol-drinks@example.org")
@@ -344,14 +332,10 @@ def test_verify_dice_re_derives_a_bac_check_from_its_proof_line(tmp_path: Path) 
     assert line.startswith(f"rule 1913: carol (BAC 3) attempts Drinking, 1d10: {roll} from 1 to 10")
     assert outcome.performed is (roll >= 3)
     archive = tmp_path / "list.mbox"
-    box = mailbox.mbox(str(archive))
-    box.add(_mail("dice-commitment", f"Nweek: {NWEEK + 1}\nCommitment: {commitment(SEED)}\n", 1))
-    box.add(_mail("ruling", f"Drinks:\n{line}\n", 2))
-    box.add(_mail("dice-reveal", f"Nweek: {NWEEK + 1}\nSeed: {reveal(SEED)}\n", 3))
-    box.flush()
+    box = archive_of_draws(archive, SEED, NWEEK + 1, f"Drinks:\n{line}\n")
     report = verify_archive(archive)
     assert (report.checked, report.wrong, report.ok) == (1, 0, True)
-    box.add(_mail("ruling", line.replace(f"value={roll}", f"value={roll % 10 + 1}") + "\n", 4))
+    box.add(bot_mail("ruling", line.replace(f"value={roll}", f"value={roll % 10 + 1}") + "\n", 4))
     box.flush()
     assert verify_archive(archive).wrong == 1
 

@@ -3,15 +3,13 @@ proof line re-derived by ``nomicbot verify-dice``'s audit from an archive."""
 
 from __future__ import annotations
 
-import mailbox
 from collections.abc import Callable
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
 from bot.audit import verify_archive
-from bot.games.dice import DrawSource, commitment, nweek_seed, replay_draw, reveal
+from bot.games.dice import DrawSource, nweek_seed, replay_draw
 from bot.games.economy import Moment, draw_proofs
 from bot.games.errors import IllegalActionError
 from bot.games.garden import (
@@ -24,6 +22,7 @@ from bot.games.garden import (
     start,
     throw,
 )
+from bot.testing.proof_archive import archive_of_draws, bot_mail
 
 MASTER = b"garden tests master secret, 32+ bytes long"
 NWEEK = 1  # zero-based: the throws happen in nweek 2
@@ -136,17 +135,6 @@ def test_only_a_tomato_one_holds_and_not_at_oneself() -> None:
         throw(state, "carol", tomato.number, "bob", WHEN, DrawSource(SEED, "c"))
 
 
-def _mail(kind: str, body: str, number: int) -> EmailMessage:
-    mail = EmailMessage()
-    mail["From"] = "nomicbot <bot@nomic.invalid>"
-    mail["To"] = "nomic@nomic.invalid"
-    mail["Subject"] = kind
-    mail["Message-ID"] = f"<{kind}-{number}@nomic.invalid>"
-    mail["X-Nomicbot-Kind"] = kind
-    mail.set_content(body)
-    return mail
-
-
 def test_verify_dice_re_derives_the_throws_and_tie_draws_from_the_archive(tmp_path: Path) -> None:
     state = tomatoes_for("alice", "carol")
     throws = DrawSource(SEED, "throws@example.org")
@@ -163,15 +151,11 @@ def test_verify_dice_re_derives_the_throws_and_tie_draws_from_the_archive(tmp_pa
         *draw_proofs(NWEEK, ties.context_id, ties.draws),
     ]
     archive = tmp_path / "list.mbox"
-    box = mailbox.mbox(str(archive))
-    box.add(_mail("dice-commitment", f"Nweek: {NWEEK + 1}\nCommitment: {commitment(SEED)}\n", 1))
-    box.add(_mail("ruling", "The Gardens:\n" + "\n".join(lines) + "\n", 2))
-    box.add(_mail("dice-reveal", f"Nweek: {NWEEK + 1}\nSeed: {reveal(SEED)}\n", 3))
-    box.flush()
+    box = archive_of_draws(archive, SEED, NWEEK + 1, "The Gardens:\n" + "\n".join(lines) + "\n")
     report = verify_archive(archive)
     assert (report.checked, report.wrong, report.ok) == (4, 0, True)
     # A tampered value is caught.
     tampered = lines[0].replace("value=", "value=9")
-    box.add(_mail("ruling", tampered + "\n", 4))
+    box.add(bot_mail("ruling", tampered + "\n", 4))
     box.flush()
     assert verify_archive(archive).wrong == 1

@@ -11,15 +11,13 @@ already been targeted by a Bunny that nweek".
 
 from __future__ import annotations
 
-import mailbox
 from dataclasses import replace
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
 from bot.audit import verify_archive
-from bot.games.dice import DrawSource, commitment, nweek_seed, replay_draw, reveal
+from bot.games.dice import DrawSource, nweek_seed, replay_draw
 from bot.games.economy import Moment, PossibleLaterError, draw_proofs
 from bot.games.errors import IllegalActionError
 from bot.games.garden import Fruit, GardenState, import_lemon_tree, render_gardens, start
@@ -30,6 +28,7 @@ from bot.games.store import (
     use_hungry_bunny,
     use_ninja_bunny,
 )
+from bot.testing.proof_archive import archive_of_draws
 
 MASTER = b"store tests master secret, 32+ bytes long"
 NWEEK = 1  # zero-based: the Bunnies run in nweek 2
@@ -191,17 +190,6 @@ def test_a_ninja_bunny_does_not_steal_what_its_user_holds() -> None:
         use_ninja_bunny(store, gardens, "bob", 4, WHEN)
 
 
-def _mail(kind: str, body: str, number: int) -> EmailMessage:
-    mail = EmailMessage()
-    mail["From"] = "nomicbot <bot@nomic.invalid>"
-    mail["To"] = "nomic@nomic.invalid"
-    mail["Subject"] = kind
-    mail["Message-ID"] = f"<{kind}-{number}@nomic.invalid>"
-    mail["X-Nomicbot-Kind"] = kind
-    mail.set_content(body)
-    return mail
-
-
 def test_verify_dice_re_derives_the_hungry_bunnys_draw_from_the_archive(tmp_path: Path) -> None:
     store, gardens = bunnies("Hungry Bunny")
     draws = DrawSource(SEED, "hungry@example.org")
@@ -209,10 +197,6 @@ def test_verify_dice_re_derives_the_hungry_bunnys_draw_from_the_archive(tmp_path
     lines = draw_proofs(NWEEK, draws.context_id, draws.draws)
     assert lines[0].startswith("rule 1911: alice's Hungry Bunny 8 raids bob's Garden")
     archive = tmp_path / "list.mbox"
-    box = mailbox.mbox(str(archive))
-    box.add(_mail("dice-commitment", f"Nweek: {NWEEK + 1}\nCommitment: {commitment(SEED)}\n", 1))
-    box.add(_mail("ruling", "The Store:\n" + "\n".join(lines) + "\n", 2))
-    box.add(_mail("dice-reveal", f"Nweek: {NWEEK + 1}\nSeed: {reveal(SEED)}\n", 3))
-    box.flush()
+    archive_of_draws(archive, SEED, NWEEK + 1, "The Store:\n" + "\n".join(lines) + "\n")
     report = verify_archive(archive)
     assert (report.checked, report.wrong, report.ok) == (1, 0, True)
