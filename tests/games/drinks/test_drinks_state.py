@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import ast
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-import bot.games.drinks
 from bot.games.dice import DrawSource
 from bot.games.drinks import (
     BLOODY_HARRY,
@@ -71,38 +67,6 @@ def test_a_forfeiting_player_loses_eir_drinks_bac_and_rainbow() -> None:
     assert state.held_by("alice") == () and state.rainbow_walks == ()
     assert all(effect.subject != "alice" for effect in state.garden.effects.items)
     assert state.bac == (("bob", 9),) and state.players == ("bob",)
-
-
-ALLOWED = (
-    "bot.games.drinks",
-    "bot.games.garden",
-    "bot.games.economy",
-    "bot.games.dice",
-    "bot.games.ntime",
-    "bot.games.precedence",
-    "bot.games.objects",
-    "bot.games.errors",
-)
-
-
-def test_the_drinks_import_only_the_gardens_and_what_they_build_on() -> None:
-    files = list(Path(bot.games.drinks.__file__).parent.glob("*.py"))
-    assert len(files) >= 10
-    for path in files:
-        for node in ast.walk(ast.parse(path.read_text())):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                assert node.level == 0, f"{path.name}: relative import"
-                names = [node.module or ""]
-                if node.module == "bot.games":
-                    names = [f"bot.games.{alias.name}" for alias in node.names]
-            for name in names:
-                if name.startswith("bot."):
-                    assert any(name == a or name.startswith(f"{a}.") for a in ALLOWED), name
-                else:
-                    assert name.split(".")[0] in sys.stdlib_module_names, (path, name)
 
 
 def test_drinks_potions_and_concoctions_are_given_as_rule_13_allows() -> None:
