@@ -12,14 +12,11 @@ open poll Concludes, not the polls.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
-from sqlalchemy import Engine, event, select
+from sqlalchemy import select
 
 from bot.app import App, build_app
 from bot.config import NtimeSettings, PlayerEntry
@@ -31,6 +28,7 @@ from bot.store.models import PollRow
 from bot.testing.apps import game_settings
 from bot.testing.go_game import LIST_ADDRESS
 from bot.testing.judged import recorded_rulings
+from bot.testing.statements import counted
 from tests.engine.governance.conftest import EPOCH, nday_start
 
 NAMED = {"Alice": "alice@example.test", "Bob": "bob@example.test", "Carol": "carol@example.test"}
@@ -42,21 +40,6 @@ CFI = (
     "- Bob loses 1 point\n"
     "}}"
 )
-
-
-@contextmanager
-def counted(engine: Engine) -> Iterator[list[str]]:
-    """The SQL statements sent through ``engine`` inside the block."""
-    statements: list[str] = []
-
-    def record(*arguments: Any) -> None:
-        statements.append(arguments[2])
-
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def players(extra: int) -> tuple[PlayerEntry, ...]:

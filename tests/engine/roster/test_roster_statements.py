@@ -26,27 +26,13 @@ from bot.store.models import Player, PlayerAddress
 from bot.testing import go_game
 from bot.testing.apps import make_app
 from bot.testing.judged import recorded_rulings
+from bot.testing.statements import counted
 
 
 def configured(count: int) -> tuple[PlayerEntry, ...]:
     return tuple(
         PlayerEntry(f"Player{number}", (f"player{number}@example.test",)) for number in range(count)
     )
-
-
-@contextmanager
-def counted(engine: Engine) -> Iterator[list[str]]:
-    """The SQL statements sent through ``engine`` inside the block."""
-    statements: list[str] = []
-
-    def record(*arguments: Any) -> None:
-        statements.append(arguments[2])
-
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def post(app: App, author: tuple[str, str], body: str, number: int) -> str:
