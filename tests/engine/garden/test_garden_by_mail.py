@@ -50,7 +50,7 @@ Refresh the golden files after a deliberate change with
 from __future__ import annotations
 
 import mailbox
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
@@ -327,6 +327,32 @@ def list_archive(app: App, posts: list[tuple[bytes, datetime]], path: Path) -> P
     return path
 
 
+def live_and_replayed(
+    table: Table,
+    folder: Path,
+    dovecot: DovecotServer,
+    configure: Callable[[Path], Settings],
+    end: datetime,
+) -> tuple[App, Path, App]:
+    """The posts played at ``table`` reach a second bot over real IMAP, and the list
+    archive they make is replayed alone into a fresh database, both up to ``end``:
+    (the live bot, the list archive, the replayed bot)."""
+    account = dovecot.add_user(f"{folder.name}-live", f"{folder.name}-password")
+    append_to_mailbox(account, table.posts)
+    live = recording_app(configure(folder / "live"))
+    advance_to(live, day(1, 0, 1))
+    polled = ImapPoller(imap_settings(account), live.session_factory).poll_once()
+    assert polled.stored == len(table.posts)
+    process_queue(live.session_factory, live.services)
+    advance_to(live, end)
+    archive = list_archive(table.app, table.posts, folder / "list.mbox")
+    published = table.app.settings.data_path / GENERATED_RECORD
+    fresh = configure(folder / "replay")
+    replayed = build_app(replace(fresh, trust=replace(fresh.trust, key_file=str(published))))
+    replay_archive(replayed, archive, MaildirTransport(folder / "replayed"), until=end)
+    return live, archive, replayed
+
+
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory, dovecot: DovecotServer) -> Iterator[World]:
     folder = tmp_path_factory.mktemp("garden")
@@ -335,19 +361,7 @@ def world(tmp_path_factory: pytest.TempPathFactory, dovecot: DovecotServer) -> I
     for number, hour, minute, author, body in POSTS:
         table.post(day(number, hour, minute), author, body)
     advance_to(table.app, END)
-    account = dovecot.add_user("garden-live", "garden-password")
-    append_to_mailbox(account, table.posts)
-    live = recording_app(settings(folder / "live"))
-    advance_to(live, day(1, 0, 1))
-    polled = ImapPoller(imap_settings(account), live.session_factory).poll_once()
-    assert polled.stored == len(table.posts)
-    process_queue(live.session_factory, live.services)
-    advance_to(live, END)
-    archive = list_archive(table.app, table.posts, folder / "list.mbox")
-    published = table.app.settings.data_path / GENERATED_RECORD
-    fresh = settings(folder / "replay")
-    replayed = build_app(replace(fresh, trust=replace(fresh.trust, key_file=str(published))))
-    replay_archive(replayed, archive, MaildirTransport(folder / "replayed"), until=END)
+    live, archive, replayed = live_and_replayed(table, folder, dovecot, settings, END)
     yield World(table.app, live, replayed, archive)
     for app in (table.app, live, replayed):
         app.dispose()

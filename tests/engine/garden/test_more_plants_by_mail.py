@@ -38,27 +38,23 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from bot.app import App, build_app
+from bot.app import App
 from bot.audit import verify_archive
 from bot.config import DEFAULT_GAMES, GamesSettings, Settings
 from bot.engine.views import views_of
-from bot.engine.worker import process_queue
-from bot.ingress.imap import ImapPoller
-from bot.outbound.transports import MaildirTransport
-from bot.runner import advance_to, replay_archive
+from bot.runner import advance_to
 from bot.store.models import Message
-from bot.testing.apps import append_to_mailbox, game_settings, imap_settings
+from bot.testing.apps import game_settings
 from bot.testing.dovecot import DovecotServer
 from bot.testing.goldens import check_golden
 from bot.testing.records import recording_app
-from bot.trust.bot_key import GENERATED_RECORD
 from tests.engine.garden.test_garden_by_mail import (
     Table,
     day,
     economy,
     every_view,
-    list_archive,
     list_mails,
+    live_and_replayed,
     rulings,
 )
 
@@ -152,19 +148,7 @@ def played(
 def world(tmp_path_factory: pytest.TempPathFactory, dovecot: DovecotServer) -> Iterator[World]:
     folder = tmp_path_factory.mktemp("more-plants")
     table = played(POSTS, recording_app(settings(folder / "scratch")))
-    account = dovecot.add_user("more-plants-live", "more-plants-password")
-    append_to_mailbox(account, table.posts)
-    live = recording_app(settings(folder / "live"))
-    advance_to(live, day(1, 0, 1))
-    polled = ImapPoller(imap_settings(account), live.session_factory).poll_once()
-    assert polled.stored == len(table.posts)
-    process_queue(live.session_factory, live.services)
-    advance_to(live, END)
-    archive = list_archive(table.app, table.posts, folder / "list.mbox")
-    published = table.app.settings.data_path / GENERATED_RECORD
-    fresh = settings(folder / "replay")
-    replayed = build_app(replace(fresh, trust=replace(fresh.trust, key_file=str(published))))
-    replay_archive(replayed, archive, MaildirTransport(folder / "replayed"), until=END)
+    live, archive, replayed = live_and_replayed(table, folder, dovecot, settings, END)
     without_posts = (POSTS[0], (1, 9, 0, "Alice", SENTENCES_OF_RULE_1918))
     without_rule = recording_app(settings(folder / "off", more_plants=False))
     off = played(without_posts, without_rule, until=TURNED_ON)
