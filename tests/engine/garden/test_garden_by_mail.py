@@ -39,9 +39,10 @@ Square's Thorn Bush, and Carol's Hungry Bunny raids the Town Square (a
 recorded draw).
 
 The posts are played against a scratch bot, then reach a second bot over
-real IMAP (Dovecot); every mail to the list is pinned by a golden file; the
-list archive alone, replayed into a fresh database, gives the same Gardens,
-balances and mails, and ``verify-dice`` re-derives every draw from it.
+real IMAP (Dovecot), whose mails are sent to a real SMTP server on loopback;
+every mail to the list is pinned by a golden file; the list archive alone,
+replayed into a fresh database, gives the same Gardens, balances and mails,
+and ``verify-dice`` re-derives every draw from it.
 
 Refresh the golden files after a deliberate change with
     NOMICBOT_UPDATE_GOLDEN=1 .venv/bin/pytest tests/engine/garden
@@ -64,7 +65,7 @@ from sqlalchemy import select
 
 from bot.app import App, build_app
 from bot.audit import verify_archive
-from bot.config import DEFAULT_GAMES, GamesSettings, Settings
+from bot.config import DEFAULT_GAMES, GamesSettings, OutboundSettings, Settings
 from bot.engine import ledger
 from bot.engine.games.garden_economy import StoredEconomy
 from bot.engine.games.garden_state import StoredGardens
@@ -77,7 +78,8 @@ from bot.games.garden import GardenState
 from bot.games.garden_economy import Economy
 from bot.games.store import StoreState
 from bot.ingress.imap import ImapPoller
-from bot.outbound.transports import MaildirTransport
+from bot.outbound.sender import deliver_pending
+from bot.outbound.transports import MaildirTransport, SmtpTransport
 from bot.posts import compose_post, mbox_from_line
 from bot.runner import advance_to, replay_archive, store_message
 from bot.store.models import ActionRecord, Message, OutboxMessage
@@ -86,6 +88,7 @@ from bot.testing.dovecot import DovecotServer
 from bot.testing.go_game import LIST_ADDRESS
 from bot.testing.goldens import check_golden
 from bot.testing.records import recording_app
+from bot.testing.smtp_sink import CapturedMessage, SmtpSink
 from bot.trust.bot_key import GENERATED_RECORD
 
 PLAYERS = {
@@ -108,6 +111,8 @@ def day(number: int, hour: int = 0, minute: int = 0) -> datetime:
 
 
 END = day(41, 10)
+# When the live bot's outbox is sent: after every mail of the game, whatever the wall clock.
+LATER = max(END, datetime.now(UTC)) + timedelta(days=1)
 # (day, hour, minute, player, body): Checkpoints fall at 00:00 on days 4, 8, 11, 14, 18, 21...
 POSTS: tuple[tuple[int, int, int, str, str], ...] = (
     *(
@@ -304,6 +309,7 @@ class World:
     live: App
     replayed: App
     archive: Path
+    delivered: tuple[CapturedMessage, ...] = ()  # the live bot's mails, as an SMTP server got them
 
 
 def list_archive(app: App, posts: list[tuple[bytes, datetime]], path: Path) -> Path:
@@ -362,7 +368,12 @@ def world(tmp_path_factory: pytest.TempPathFactory, dovecot: DovecotServer) -> I
         table.post(day(number, hour, minute), author, body)
     advance_to(table.app, END)
     live, archive, replayed = live_and_replayed(table, folder, dovecot, settings, END)
-    yield World(table.app, live, replayed, archive)
+    with SmtpSink() as sink:
+        relay = SmtpTransport(OutboundSettings(smtp_host=sink.host, smtp_port=sink.port))
+        address, attempts = live.settings.bot.address, live.settings.outbound.max_attempts
+        sent = deliver_pending(live.session_factory, relay, address, attempts, now=LATER)
+        delivered = sink.wait_for(sent.sent)
+    yield World(table.app, live, replayed, archive, delivered)
     for app in (table.app, live, replayed):
         app.dispose()
 
@@ -580,6 +591,22 @@ def test_the_bot_over_imap_rules_the_same(world: World) -> None:
     assert balances(world.live) == balances(world.scratch)
     for name in views_of(world.scratch.services.games):
         assert every_view(world.live, name) == every_view(world.scratch, name), name
+
+
+def test_every_mail_of_the_live_bot_reaches_a_real_smtp_server(world: World) -> None:
+    with world.live.session_factory() as session:
+        statuses = session.scalars(select(OutboxMessage.status)).all()
+    assert statuses and set(statuses) == {"sent"}
+    assert len(world.delivered) == len(statuses)
+    received = []
+    for captured in world.delivered:
+        mail = message_from_bytes(captured.data, policy=default)
+        if LIST_ADDRESS not in captured.recipients:
+            continue
+        body = mail.get_body(preferencelist=("plain",))
+        text = "" if body is None else str(body.get_content()).replace("\r\n", "\n")
+        received.append((str(mail["X-Nomicbot-Kind"]), str(mail["Subject"]), text))
+    assert received == list_mails(world.live)  # the mails the golden file pins
 
 
 def test_the_list_archive_alone_gives_the_same_gardens_and_mails(world: World) -> None:
