@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from email import message_from_bytes
 from email.policy import default
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
@@ -159,3 +160,30 @@ def tampered(raw: bytes, old: bytes, new: bytes) -> bytes:
             assert isinstance(payload, bytes) and old in payload
             part.set_payload(base64.encodebytes(payload.replace(old, new)).decode())
     return mail.as_bytes()
+
+
+def write_list_archive(
+    app: App,
+    posts: list[tuple[bytes, datetime]],
+    path: Path,
+    delay: timedelta = timedelta(seconds=3),
+) -> Path:
+    """The list's archive at ``path``: the players' ``posts`` (raw, instant) and every mail
+    ``app`` sent to the list, archived ``delay`` after its Date, all in time order."""
+    entries: list[tuple[datetime, int, bytes, str]] = [
+        (at, 0, raw, "player@example.test") for raw, at in posts
+    ]
+    with app.session_factory() as session:
+        for row in session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)):
+            if go_game.LIST_ADDRESS in row.recipients:
+                mail = message_from_bytes(row.raw, policy=default)
+                at = parsedate_to_datetime(str(mail["Date"])) + delay
+                entries.append((at, 1, row.raw, "referee@example.test"))
+    box = mailbox.mbox(str(path), create=True)
+    for at, _, raw, sender in sorted(entries, key=lambda entry: entry[:2]):
+        message = mailbox.mboxMessage(raw)
+        message.set_from(mbox_from_line(sender, at).removeprefix("From "))
+        box.add(message)
+    box.flush()
+    box.close()
+    return path

@@ -27,14 +27,12 @@ Packs of rule 399), so that every Card dealt counts in the Showdown.
 from __future__ import annotations
 
 import json
-import mailbox
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.policy import default
-from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
@@ -58,14 +56,14 @@ from bot.games.cards import Card
 from bot.games.cards.pooker import best_arrangement, pcards_of
 from bot.ingress.imap import ImapPoller
 from bot.outbound.transports import MaildirTransport
-from bot.posts import compose_post, mbox_from_line
+from bot.posts import compose_post
 from bot.runner import advance_to, replay_archive, store_message
 from bot.store.models import ActionRecord, Message, OutboxMessage
 from bot.testing.apps import append_to_mailbox, game_settings, imap_settings
 from bot.testing.dovecot import DovecotServer
 from bot.testing.go_game import BOT_ADDRESS, LIST_ADDRESS, RECEIVING_SERVER
 from bot.testing.goldens import check_golden
-from bot.testing.records import recording_app
+from bot.testing.records import recording_app, write_list_archive
 from bot.trust.bot_key import GENERATED_RECORD
 
 PLAYERS = {
@@ -202,23 +200,7 @@ def play(
 
 def list_archive(table: Table, path: Path) -> Path:
     """The list's archive: the public posts and every mail the bot sent to the list."""
-    entries: list[tuple[datetime, int, bytes, str]] = []
-    for raw, at in table.public:
-        entries.append((at, 0, raw, "player@example.test"))
-    with table.app.session_factory() as session:
-        for row in session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)):
-            if LIST_ADDRESS in row.recipients:
-                mail = message_from_bytes(row.raw, policy=default)
-                at = parsedate_to_datetime(str(mail["Date"])) + LIST_DELAY
-                entries.append((at, 1, row.raw, "referee@example.test"))
-    box = mailbox.mbox(str(path), create=True)
-    for at, _, raw, sender in sorted(entries, key=lambda entry: entry[:2]):
-        message = mailbox.mboxMessage(raw)
-        message.set_from(mbox_from_line(sender, at).removeprefix("From "))
-        box.add(message)
-    box.flush()
-    box.close()
-    return path
+    return write_list_archive(table.app, table.public, path, LIST_DELAY)
 
 
 def replay(source: App, archive: Path, folder: Path, until: datetime) -> App:

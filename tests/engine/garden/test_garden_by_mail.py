@@ -50,13 +50,11 @@ Refresh the golden files after a deliberate change with
 
 from __future__ import annotations
 
-import mailbox
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.policy import default
-from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
@@ -80,14 +78,14 @@ from bot.games.store import StoreState
 from bot.ingress.imap import ImapPoller
 from bot.outbound.sender import deliver_pending
 from bot.outbound.transports import MaildirTransport, SmtpTransport
-from bot.posts import compose_post, mbox_from_line
+from bot.posts import compose_post
 from bot.runner import advance_to, replay_archive, store_message
 from bot.store.models import ActionRecord, Message, OutboxMessage
 from bot.testing.apps import append_to_mailbox, game_settings, imap_settings
 from bot.testing.dovecot import DovecotServer
 from bot.testing.go_game import LIST_ADDRESS
 from bot.testing.goldens import check_golden
-from bot.testing.records import recording_app
+from bot.testing.records import recording_app, write_list_archive
 from bot.testing.smtp_sink import CapturedMessage, SmtpSink
 from bot.trust.bot_key import GENERATED_RECORD
 
@@ -314,23 +312,7 @@ class World:
 
 def list_archive(app: App, posts: list[tuple[bytes, datetime]], path: Path) -> Path:
     """The list's archive: the posts and every mail the bot sent to the list."""
-    entries: list[tuple[datetime, int, bytes, str]] = [
-        (at, 0, raw, "player@example.test") for raw, at in posts
-    ]
-    with app.session_factory() as session:
-        for row in session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)):
-            if LIST_ADDRESS in row.recipients:
-                mail = message_from_bytes(row.raw, policy=default)
-                at = parsedate_to_datetime(str(mail["Date"])) + LIST_DELAY
-                entries.append((at, 1, row.raw, "referee@example.test"))
-    box = mailbox.mbox(str(path), create=True)
-    for at, _, raw, sender in sorted(entries, key=lambda entry: entry[:2]):
-        message = mailbox.mboxMessage(raw)
-        message.set_from(mbox_from_line(sender, at).removeprefix("From "))
-        box.add(message)
-    box.flush()
-    box.close()
-    return path
+    return write_list_archive(app, posts, path, LIST_DELAY)
 
 
 def live_and_replayed(
