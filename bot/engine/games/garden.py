@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.orm import Session
 
-from bot.engine import holdings, ledger
+from bot.engine import holdings, ledger, objects
 from bot.engine.forfeits import Forfeited
 from bot.engine.game import Game, StateView, TimedEvent
 from bot.engine.games.base import GameAdapter
@@ -76,7 +76,15 @@ from bot.games import garden as rules
 from bot.games.economy import Happening, Moment, Payment
 from bot.games.errors import ActionError, IllegalActionError
 from bot.games.garden.buying import buy
-from bot.games.garden.plants import BLOOD_FERN, BLOOD_SPORE, LEMON, LEMON_TREE, GardenKey
+from bot.games.garden.plants import (
+    BLOOD_FERN,
+    BLOOD_SPORE,
+    GARDEN_OBJECT,
+    LEMON,
+    LEMON_TREE,
+    PLANT_OBJECT,
+    GardenKey,
+)
 from bot.games.garden.rules import (
     RULE_BURNING,
     RULE_FOOD_FIGHTS,
@@ -101,6 +109,19 @@ MORE_PLANTS_KINDS = frozenset(
     kind.name for kind in (BLOOD_FERN, BLOOD_SPORE, LEMON_TREE, LEMON, HUGE_SEED, LEMON_DRINK)
 ) | {BLOOD_SPORE_DRINK.name}
 Judged = tuple[EconomyOutcome, tuple[dice.Draw, ...], str]  # outcome, draws, their context
+# Rule 13's gifts name these too ("I give my Garden to Bob", "I give my Vine to Bob"):
+# declared so that the one gift of grammar/give.lark finds their rule and refuses it
+# (1902 A: "Gardens may not be given away"; "Plants must always be in gardens").
+GARDEN_TYPE = objects.declare(GARDEN_OBJECT)
+PLANT_TYPE = objects.declare(
+    replace(
+        PLANT_OBJECT,
+        nouns=(
+            r"vines?|thorn\s+bush(?:es)?|lemon\s+trees?|blood\s+ferns?|waterspouts?",
+            r"sasquash\s+pods?",
+        ),
+    )
+)
 
 
 @dataclass(frozen=True)
