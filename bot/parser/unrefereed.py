@@ -252,9 +252,15 @@ SUBGAMES: tuple[Subgame, ...] = (
         "Spells",
         "1919",
         "004",
-        ("spend", "learn", "cast", "forget"),
+        ("spend", "learn", "cast", "forget", "give"),
         (
             r"spend\s+\d+\s+research\s+points\s+to\s+learn",
+            # 1919 A: "When a player gives a spell at level N to another player".
+            (
+                r"give\s+(?:my\s+|the\s+|a\s+)?(?:spell\s+)?(?:blight|reincarnation"
+                r"|slight\s+of\s+hand|chromomancy|alcomancy|spell)(?:\s+spell)?(?:\s+at\s+level\s+\d+)?"
+                r"\s+to"
+            ),
             (
                 r"learn\s+(?:the\s+)?(?:spell\s+)?(?:blight|reincarnation|slight\s+of\s+hand"
                 r"|chromomancy|alcomancy)"
