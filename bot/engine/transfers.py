@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
-from bot.engine import holdings, ledger, objects
+from bot.engine import holdings, objects
 from bot.engine.holdings import Cause
 from bot.engine.players import find_player_by_name
 from bot.engine.rulings import Board, PlayerRef, Ruling, Turn, applied, rejected
@@ -117,26 +117,17 @@ class TransfersAdapter:
         check_currency_gift(currency)  # Renown: rule 1899
         giver = self._giver(turn)
         recipient = self._recipient(action.args, giver)
+        self._check_holds(giver, currency, amount)
         written = holdings.format_amount(currency, amount)
-        held = ledger.balance(self.session, giver.id, currency)
-        if held < amount:
-            raise IllegalActionError(
-                f"you hold {holdings.format_amount(currency, held)}, less than the {written} "
-                "you give, and no balance may go below zero",
-                rule=RULE_NO_DEBT,
-            )
-        cause = self._cause(turn, f"given by {giver.name} to {recipient.name}")
+        cause = _ledger_cause(self._cause(turn, f"given by {giver.name} to {recipient.name}"))
         # One move, one cause: both entries name the post and rule 13.
-        holdings.spend(self.session, giver.id, currency, amount, **_ledger_cause(cause))
-        holdings.gain(self.session, recipient.id, currency, amount, **_ledger_cause(cause))
-        after = (
-            f"{name} now holds {holdings.format_amount(currency, balance)}"
-            for name, balance in (
-                (giver.name, ledger.balance(self.session, giver.id, currency)),
-                (recipient.name, ledger.balance(self.session, recipient.id, currency)),
-            )
+        holdings.spend(self.session, giver.id, currency, amount, **cause)
+        holdings.gain(self.session, recipient.id, currency, amount, **cause)
+        summary = f"{giver.name} gave {written} to {recipient.name}; " + ", ".join(
+            f"{player.name} now holds "
+            + holdings.format_amount(currency, self._balance(player, currency))
+            for player in (giver, recipient)
         )
-        summary = f"{giver.name} gave {written} to {recipient.name}; " + ", ".join(after)
         effect = {
             "game": "holdings",
             "change": "gift",
@@ -148,6 +139,20 @@ class TransfersAdapter:
         return applied(
             action.action, action.args, action.text, turn, summary, RULE_OBJECTS, effects=(effect,)
         )
+
+    def _check_holds(self, giver: PlayerRef, currency: str, amount: int) -> None:
+        """Rule 21: nothing moves when the giver holds less than the gift."""
+        held = self._balance(giver, currency)
+        if held < amount:
+            raise IllegalActionError(
+                f"you hold {holdings.format_amount(currency, held)}, less than the "
+                f"{holdings.format_amount(currency, amount)} you give, "
+                "and no balance may go below zero",
+                rule=RULE_NO_DEBT,
+            )
+
+    def _balance(self, player: PlayerRef, currency: str) -> int:
+        return dict(holdings.balances(self.session, player.id)).get(currency, 0)
 
     # -- objects ------------------------------------------------------------------------
 
