@@ -13,21 +13,24 @@ Tomato in Bob's Garden" (1908 B.1), "I water my Garden" or another's and
 watering any garden), "I pick a Tomato from Bob's Garden" (1902 B), "I pick
 slowly from Bob's Garden" (1909), "I burn my Vine" (1902 D), "I throw a
 Tomato at Bob" (1908 B.2), "I claim a Free Throw against Bob" (1908 B.3),
-"I permit Bob to pick from my Garden this nweek" and "I withdraw my
-permission for Bob to pick from my Garden" (rule 636).  Gardens are named
+"I permit Bob to pick from my Garden this nweek" (or, opening a line, "Bob
+may pick from my Garden this nweek") and "I withdraw my permission for Bob to
+pick from my Garden" (rule 636).  Gardens are named
 by their owners' names; a rename (rule 151) rewrites the rows, a forfeit
 (rule 14) takes the Garden away.
 
 With them, the Drinks and the Store (one ``Economy`` over the Gardens,
 ``bot.games.garden_economy``, stored by ``garden_economy``): "I ferment my
 Tomato", "I drink my Tomato Drink" (rule 1913: Blacked Out refused, a
-nonsober attempt's 1d10 drawn with its proof line), "I mix a Bloody Harry",
+nonsober attempt's 1d10 drawn with its proof line), "I mix (or make) a Bloody Harry",
 "I drink my Bloody Harry" (1914), "I mix a Waterspout Concoction", "I pour my
 Waterspout Concoction on Bob's Thorn Bush" (1915), "I buy 2 Smoke Bombs from
 the Store" (1911: every Inventory type, the price to the Store), "I use my
 Fluffy Bunny on Bob's Vine", "I use my Hungry Bunny on Bob's Garden", "I use
 a Ninja Bunny to steal Bob's Lemon" (1911, 1921) and "I give my Thorn Seed
-to Bob" (rule 13).  Picking, watering and planting are rule 1913's attempts.
+to Bob" (rule 13: the one gift of grammar/give.lark, handed here because the
+Gardens' area names the noun; a Garden or a Plant is refused by its declared
+type, 1902 A).  Picking, watering and planting are rule 1913's attempts.
 
 More Plants (rule 1918), when ``[garden] more_plants = true`` (otherwise its
 sentences are refused, saying the rule is not in play in this game): "I plant
