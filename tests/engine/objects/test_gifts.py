@@ -21,11 +21,13 @@ from bot.engine.games.knucklebones import CHIP, HANDY_PACK
 from bot.engine.holdings import BANDWIDTH, POINTS, TILDEX
 from bot.games.objects import player_holder
 from bot.store.models import LedgerEntry, ObjectEvent
+from bot.testing.apps import make_app
 from bot.testing.go_game import ALICE, BOB, EPOCH
+from tests.engine.objects.conftest import Bot
 from tests.engine.objects.test_by_mail import give
 
 if TYPE_CHECKING:
-    from conftest import Bot
+    from collections.abc import Iterator
 
 
 def credit(bot: Bot, name: str, currency: str, amount: int) -> None:
@@ -64,6 +66,17 @@ def rich(bot: Bot) -> Bot:
     credit(bot, "Alice", TILDEX, 100)
     credit(bot, "Alice", POINTS, 7)
     return bot
+
+
+@pytest.fixture(scope="module")
+def refusing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
+    """One bot for every refusal: a refusal changes nothing, so each finds the same game."""
+    app = make_app(tmp_path_factory.mktemp("refusals") / "bot")
+    bot = Bot(app)
+    credit(bot, "Alice", TILDEX, 100)
+    credit(bot, "Alice", POINTS, 7)
+    yield bot
+    app.dispose()
 
 
 def test_tildex_move_in_one_pair_of_entries_with_one_cause(rich: Bot) -> None:
@@ -119,14 +132,15 @@ def test_points_and_bandwidth_are_given_in_each_phrasing(rich: Bot) -> None:
     ],
 )
 def test_each_refusal_cites_its_rule_and_moves_nothing(
-    rich: Bot, body: str, rule: str, reason: str
+    refusing: Bot, body: str, rule: str, reason: str
 ) -> None:
-    before = moves(rich)
-    rulings, _ = rich.post(ALICE, body, rich.at(1))
-    ((action, outcome, cited, text),) = rulings
+    before = moves(refusing)
+    rulings, _ = refusing.post(ALICE, body, refusing.at(1 + refusing.count))
+    ((_action, outcome, cited, text),) = rulings
     assert (outcome, cited) == ("rejected", rule), text
     assert reason in text
-    assert moves(rich) == before
+    assert moves(refusing) == before
+    assert (balance(refusing, "Alice", TILDEX), balance(refusing, "Alice", POINTS)) == (100, 7)
 
 
 def test_a_declared_object_is_given_by_noun_or_number_as_its_type_allows(bot: Bot) -> None:
