@@ -228,7 +228,8 @@ GIFTS = (
 # "Bob may pick from my Garden": a trigger holding the grantee's name, capitalised and
 # not "I" ("I think Bob may pick ..." is no permission), so it anchors only as the first
 # words of a line (bot.parser.clauses).
-GRANTEE_WORD = r"(?-i:(?!I\b)[A-Z][\w'’\-]*)"
+# Pronouns are conversation ("You may pick from my Garden"), not a grantee's name.
+GRANTEE_WORD = r"(?-i:(?!(?:I|You|He|She|It|We|They)\b)[A-Z][\w'’\-]*)"
 MAY_PICK = rf"{GRANTEE_WORD}(?:\s+{GRANTEE_WORD}){{0,2}}\s+may\s+pick\s+from\s+my\s+garden"
 
 AREA = Area(
