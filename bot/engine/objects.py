@@ -73,6 +73,11 @@ def type_named(name: str) -> ObjectType:
         ) from None
 
 
+def declared_types() -> tuple[ObjectType, ...]:
+    """Every type the games declared, in the order they were declared (a gift's noun, rule 13)."""
+    return tuple(_TYPES.values())
+
+
 @dataclass(frozen=True)
 class HeldObject:
     """One object as it is now."""

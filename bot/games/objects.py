@@ -18,7 +18,8 @@ Contestmaster's pot.  Pure: standard library only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,7 +79,9 @@ class ObjectType:
     destroys them.  ``refusal`` says why a player may not transfer one, in
     the rule's words ("Gardens may not be given away").  ``describe`` writes
     an object's full identity and ``describe_public`` what everyone may see
-    of a hidden one.
+    of a hidden one.  ``nouns`` are regular expressions for the other words
+    players name one by ("QH" for a Card, "Vine" for a Plant), besides its
+    name and plural, so that a gift "I give my X to Bob" finds its type.
     """
 
     name: str
@@ -92,6 +95,7 @@ class ObjectType:
     describe: Describe | None = None
     describe_public: Describe | None = None
     refusal: str = ""  # why a player may not transfer one, in the rule's words
+    nouns: tuple[str, ...] = ()
 
     def identity(self, attributes: ObjectAttributes) -> str:
         """The object as its holder knows it, without the type's name ("Queen of Hearts")."""
@@ -114,6 +118,27 @@ class ObjectType:
 
     def can_hold(self, holder: Holder) -> bool:
         return holder.kind in self.holder_kinds
+
+
+def type_named_by(noun: str, types: Iterable[ObjectType]) -> ObjectType | None:
+    """The type ``noun`` names ("Handy Pack", "handy packs", a Card's "QH"), or None.
+
+    A type's name or plural, ignoring case and spacing, first; then its ``nouns``.
+    """
+    wanted = " ".join(noun.split()).casefold()
+    candidates = tuple(types)
+    for object_type in candidates:
+        if wanted in (object_type.name.casefold(), object_type.plural.casefold()):
+            return object_type
+    for object_type in candidates:
+        if any(re.fullmatch(pattern, wanted, re.IGNORECASE) for pattern in object_type.nouns):
+            return object_type
+    return None
+
+
+def never_transferable(object_type: ObjectType) -> bool:
+    """Whether the type's rule forbids every transfer a player makes (1902 A, 1917 A, 384)."""
+    return object_type.transferable is False
 
 
 def check_holder(object_type: ObjectType, holder: Holder, holder_text: str) -> None:
@@ -165,3 +190,22 @@ def _allowed(
 def _attribute_text(attributes: ObjectAttributes) -> str:
     # Without a describe of its own, a type shows its attributes as they are stored.
     return ", ".join(f"{key} {value}" for key, value in sorted(attributes.items()))
+
+
+# -- currencies (rule 13 over the ledger's balances) ------------------------------------
+
+RULE_RENOWN = "1899"
+RENOWN_REFUSAL = "Renown may not be given away, it must be earned"
+
+
+def check_currency_gift(currency: str) -> None:
+    """Whether a player may give an amount of ``currency`` (a ledger name) to another.
+
+    Rule 13 lets a player transfer "any Object they possess": tildex (21 A.2,
+    "the amount of Tildex any game entity possesses"), points (21 A.1, "the
+    number of points in the posession of a player") and Bandwidth Chits (212,
+    "Game Objects") all are; Renown is not (1899: "Renown may not be given
+    away, it must be earned").  Raises ``IllegalActionError`` citing 1899.
+    """
+    if currency == "renown" or currency.startswith("renown:"):
+        raise IllegalActionError(RENOWN_REFUSAL, rule=RULE_RENOWN)

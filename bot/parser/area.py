@@ -44,6 +44,12 @@ class Area:
     ``directory`` holds ``<namespace>.lark`` when it is not the top-level
     ``grammar/`` (a game kept outside the bot's packages); such a grammar
     imports nothing from ``grammar/``.
+
+    ``gifts`` is a regular expression (matched whole, case-insensitively) of
+    the nouns of the objects the area's game keeps in its own state: a gift
+    of one ("I give my Huge Seed to Bob", rule 13, read by grammar/give.lark)
+    is read as ``<namespace>.give`` with the same arguments, so that the game
+    that owns the object judges it (``bot.parser.grammar``).
     """
 
     namespace: str
@@ -52,3 +58,4 @@ class Area:
     terminals: Mapping[str, str] = field(default_factory=dict, hash=False)
     problems: Mapping[str, str] = field(default_factory=dict, hash=False)
     directory: Path | None = None
+    gifts: str = ""

@@ -30,6 +30,7 @@ END = "$END"
 # Keywords outrank the open-ended NAME_WORD pattern wherever both may appear,
 # so "Bob twice" reads as a name and a repeat rather than a two-word name.
 KEYWORD_PRIORITY = 2
+GIFT = "give.object"  # grammar/give.lark's gift of an object, before its owner is known
 
 
 @dataclass(frozen=True)
@@ -41,14 +42,35 @@ class ClauseReading:
 
 
 class PostTransformer(CommonTransformer):
-    """The top of the tree: ``start: _lead action repeat?``."""
+    """The top of the tree: ``start: _lead action repeat?``.
+
+    ``gift_owners`` are the areas that name the objects of their games
+    (``Area.gifts``), as (pattern, namespace) in the areas' order.
+    """
+
+    def __init__(self, gift_owners: tuple[tuple[re.Pattern[str], str], ...] = ()) -> None:
+        super().__init__()
+        self.gift_owners = gift_owners
 
     def start(self, children: list[ActionReading | int]) -> ClauseReading:
         action = children[0]
         if not isinstance(action, ActionReading):  # the grammar puts the action first
             raise TypeError(f"expected an action, got {action!r}")
         repeat = children[1] if len(children) > 1 else 1
-        return ClauseReading(action=action, repeat=repeat if isinstance(repeat, int) else 1)
+        return ClauseReading(
+            action=self._owned_gift(action), repeat=repeat if isinstance(repeat, int) else 1
+        )
+
+    def _owned_gift(self, action: ActionReading) -> ActionReading:
+        """Rule 13: a gift of an object a game keeps in its own state goes to that game."""
+        if action.action != GIFT:
+            return action
+        kind = " ".join(str(action.args.get("kind", "")).split())
+        for pattern, namespace in self.gift_owners:
+            if kind and pattern.fullmatch(kind):
+                spelt = " ".join(word.capitalize() for word in kind.split())
+                return ActionReading(f"{namespace}.give", {**action.args, "kind": spelt})
+        return action
 
     def action(self, children: list[ActionReading]) -> ActionReading:
         return children[0]
@@ -109,7 +131,7 @@ def build_post_grammar(areas: tuple[Area, ...] = AREAS) -> PostGrammar:
     return PostGrammar(
         parser=parser,
         transformer=merge_transformers(  # type: ignore[no-untyped-call]  # lark is unannotated
-            PostTransformer(), **transformers
+            PostTransformer(_gift_owners(areas)), **transformers
         ),
         keywords=keywords,
         terminal_names=frozenset(t.name for t in parser.terminals) | {END},
@@ -122,6 +144,12 @@ def build_post_grammar(areas: tuple[Area, ...] = AREAS) -> PostGrammar:
 def post_grammar(areas: tuple[Area, ...] = AREAS) -> PostGrammar:
     """The grammar composed of ``areas``, built once per process for each set of areas."""
     return build_post_grammar(areas)
+
+
+def _gift_owners(areas: tuple[Area, ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple(
+        (re.compile(area.gifts, re.IGNORECASE), area.namespace) for area in areas if area.gifts
+    )
 
 
 def _whole_word_keyword(terminal: TerminalDef, keywords: dict[str, str]) -> TerminalDef:

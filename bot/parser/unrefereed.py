@@ -43,15 +43,15 @@ STORE_ITEM = (
 )
 # The objects of seed 004's Gardens, Drinks and Store a player may give (rule 13).
 GARDEN_OBJECT = (
-    r"(?:(?:rotten\s+)?(?:tomato|thorn\s+seed)(?:\s+drink)?|thorn\s+drink|bloody\s+harry"
-    r"|rainbow\s+potion|waterspout\s+concoction|(?:fluffy|hungry|ninja)\s+bunny|smoke\s+bomb"
-    r"|shieldkit|water\s+jet|air\s+jet|flame\s*thrower|rock)"
+    r"(?:(?:rotten\s+)?(?:tomato|thorn\s+seed|lemon|blood\s+spore|water\s+pod)(?:\s+drink)?"
+    r"|thorn\s+drink|bloody\s+harry|rainbow\s+potion|waterspout\s+concoction"
+    r"|(?:fluffy|hungry|ninja)\s+bunny|smoke\s+bomb|shieldkit|water\s+jet|air\s+jet"
+    r"|flame\s*thrower|rock|huge\s+seed|sasquash(?!\s+pod))"
 )
 CUBE = r"\(\s*\d\s*,\s*\d\s*,\s*\d\s*\)"
 STAT = r"av(?:power|speed|strength|skill)"
 TECHNOLOGY = r"(?:masonry|mining|theft|diplomacy|extra\s+bandwidth|printing\s+tildex|drawing)"
 COLOR = r"(?:red|orange|yellow|green|blue|indigo|violet|apple\s+white)"
-CURRENCY = r"(?:~|tildex|points?|bw|bandwidth)"
 
 
 @dataclass(frozen=True)
@@ -252,9 +252,15 @@ SUBGAMES: tuple[Subgame, ...] = (
         "Spells",
         "1919",
         "004",
-        ("spend", "learn", "cast", "forget"),
+        ("spend", "learn", "cast", "forget", "give"),
         (
             r"spend\s+\d+\s+research\s+points\s+to\s+learn",
+            # 1919 A: "When a player gives a spell at level N to another player".
+            (
+                r"give\s+(?:my\s+|the\s+|a\s+)?(?:spell\s+)?(?:blight|reincarnation"
+                r"|slight\s+of\s+hand|chromomancy|alcomancy|spell)(?:\s+spell)?(?:\s+at\s+level\s+\d+)?"
+                r"\s+to"
+            ),
             (
                 r"learn\s+(?:the\s+)?(?:spell\s+)?(?:blight|reincarnation|slight\s+of\s+hand"
                 r"|chromomancy|alcomancy)"
@@ -370,7 +376,12 @@ SUBGAMES: tuple[Subgame, ...] = (
             r"oust\s+\S+(?:\s+\S+){0,3}?\s+from",
             r"(?:quit|leave)\s+(?:the\s+|my\s+)?(?:society|[\w\s]{1,40}?\bsociety)",
             r"join\s+the\s+(?:[\w-]+\s+){0,3}?society",
-            r"transfer\s+\d+\s*bw\s+to",
+            # 578 VI: "Any player may transfer a point of Bandwidth from emself to any
+            # society"; a gift of BW to a player is rule 13's (grammar/give.lark).
+            (
+                r"transfer\s+(?:\d+|a|one)\s*(?:bw|points?\s+of\s+bandwidth|bandwidth)\s+"
+                r"(?:from\s+myself\s+)?to\s+(?:the\s+[^\W\d_][\w'’-]*|(?:my\s+|a\s+)?(?:[\w-]+\s+){0,4}?society)"
+            ),
         ),
     ),
     Subgame(
@@ -554,8 +565,10 @@ SUBGAMES: tuple[Subgame, ...] = (
             r"show\s+(?:my\s+)?(?:p?cards|hands?)\b",
         ),
     ),
-    # Rule 13 gifts of the Gardens', Drinks' and Store's objects, apart from the rest of
-    # the gifts below, so that a game refereeing those objects takes them alone.
+    # Rule 13 gifts of the Gardens', Drinks' and Store's objects while their game is off.
+    # Every other gift (of tildex, points, a Handy Pack, a Card) is read by the roster's
+    # game (grammar/give.lark, bot.engine.transfers); with the Gardens on, grammar/give.lark
+    # reads these too and hands them to the Gardens (``Area.gifts``).
     Subgame(
         "garden_objects",
         "Abstract Objects",
@@ -563,22 +576,6 @@ SUBGAMES: tuple[Subgame, ...] = (
         "004",
         ("give", "transfer"),
         (rf"(?:give|transfer)\s+(?:my|a|an|one)\s+{GARDEN_OBJECT}\s+(?:\d+\s+)?to\s+\S+",),
-    ),
-    # Last: the most general words ("I give ... to ...").
-    Subgame(
-        "objects",
-        "Abstract Objects",
-        "13",
-        "004",
-        ("give", "transfer", "pay", "send"),
-        (
-            rf"(?:give|transfer|pay|send)\s+\d+\s*{CURRENCY}\s+to",
-            (
-                r"(?:give|transfer|send)\s+(?:my|a|an|one)\s+(?!(?:reserve\s+|captured\s+)?"
-                rf"(?:go\s+)?stones?\b|{GARDEN_OBJECT}\s+(?:\d+\s+)?to\b)"
-                r"(?:[\w-]+\s+){0,2}?[\w-]+\s+to\s+\S+"
-            ),
-        ),
     ),
 )
 

@@ -59,6 +59,8 @@ REFEREED_ACTIONS = frozenset(
         "roster.return",
         "roster.holdings",
         "roster.secret",
+        "give.currency",
+        "give.object",
         "field.select",
         "field.initialize",
         "field.evolve",

@@ -92,6 +92,12 @@ CARD = objects.declare(
         describe=_describe,
         describe_public=_describe_public,
         refusal="Cards are only transferrable under conditions stated by the rules (a Trade)",
+        # How players name a Card in a gift ("I give my Red QH to Bob", rule 13).
+        nouns=(
+            r"(?:(?:red|blue|fish|corporate)\s+)?(?:(?:10|[2-9atjqk])[dshc]"
+            r"|(?:ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king)"
+            r"\s+of\s+(?:diamonds|spades|hearts|clubs))",
+        ),
     )
 )
 

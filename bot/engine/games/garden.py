@@ -13,21 +13,24 @@ Tomato in Bob's Garden" (1908 B.1), "I water my Garden" or another's and
 watering any garden), "I pick a Tomato from Bob's Garden" (1902 B), "I pick
 slowly from Bob's Garden" (1909), "I burn my Vine" (1902 D), "I throw a
 Tomato at Bob" (1908 B.2), "I claim a Free Throw against Bob" (1908 B.3),
-"I permit Bob to pick from my Garden this nweek" and "I withdraw my
-permission for Bob to pick from my Garden" (rule 636).  Gardens are named
+"I permit Bob to pick from my Garden this nweek" (or, opening a line, "Bob
+may pick from my Garden this nweek") and "I withdraw my permission for Bob to
+pick from my Garden" (rule 636).  Gardens are named
 by their owners' names; a rename (rule 151) rewrites the rows, a forfeit
 (rule 14) takes the Garden away.
 
 With them, the Drinks and the Store (one ``Economy`` over the Gardens,
 ``bot.games.garden_economy``, stored by ``garden_economy``): "I ferment my
 Tomato", "I drink my Tomato Drink" (rule 1913: Blacked Out refused, a
-nonsober attempt's 1d10 drawn with its proof line), "I mix a Bloody Harry",
+nonsober attempt's 1d10 drawn with its proof line), "I mix (or make) a Bloody Harry",
 "I drink my Bloody Harry" (1914), "I mix a Waterspout Concoction", "I pour my
 Waterspout Concoction on Bob's Thorn Bush" (1915), "I buy 2 Smoke Bombs from
 the Store" (1911: every Inventory type, the price to the Store), "I use my
 Fluffy Bunny on Bob's Vine", "I use my Hungry Bunny on Bob's Garden", "I use
 a Ninja Bunny to steal Bob's Lemon" (1911, 1921) and "I give my Thorn Seed
-to Bob" (rule 13).  Picking, watering and planting are rule 1913's attempts.
+to Bob" (rule 13: the one gift of grammar/give.lark, handed here because the
+Gardens' area names the noun; a Garden or a Plant is refused by its declared
+type, 1902 A).  Picking, watering and planting are rule 1913's attempts.
 
 More Plants (rule 1918), when ``[garden] more_plants = true`` (otherwise its
 sentences are refused, saying the rule is not in play in this game): "I plant
@@ -47,7 +50,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.orm import Session
 
-from bot.engine import holdings, ledger
+from bot.engine import holdings, ledger, objects
 from bot.engine.forfeits import Forfeited
 from bot.engine.game import Game, StateView, TimedEvent
 from bot.engine.games.base import GameAdapter
@@ -76,7 +79,15 @@ from bot.games import garden as rules
 from bot.games.economy import Happening, Moment, Payment
 from bot.games.errors import ActionError, IllegalActionError
 from bot.games.garden.buying import buy
-from bot.games.garden.plants import BLOOD_FERN, BLOOD_SPORE, LEMON, LEMON_TREE, GardenKey
+from bot.games.garden.plants import (
+    BLOOD_FERN,
+    BLOOD_SPORE,
+    GARDEN_OBJECT,
+    LEMON,
+    LEMON_TREE,
+    PLANT_OBJECT,
+    GardenKey,
+)
 from bot.games.garden.rules import (
     RULE_BURNING,
     RULE_FOOD_FIGHTS,
@@ -101,6 +112,19 @@ MORE_PLANTS_KINDS = frozenset(
     kind.name for kind in (BLOOD_FERN, BLOOD_SPORE, LEMON_TREE, LEMON, HUGE_SEED, LEMON_DRINK)
 ) | {BLOOD_SPORE_DRINK.name}
 Judged = tuple[EconomyOutcome, tuple[dice.Draw, ...], str]  # outcome, draws, their context
+# Rule 13's gifts name these too ("I give my Garden to Bob", "I give my Vine to Bob"):
+# declared so that the one gift of grammar/give.lark finds their rule and refuses it
+# (1902 A: "Gardens may not be given away"; "Plants must always be in gardens").
+GARDEN_TYPE = objects.declare(GARDEN_OBJECT)
+PLANT_TYPE = objects.declare(
+    replace(
+        PLANT_OBJECT,
+        nouns=(
+            r"vines?|thorn\s+bush(?:es)?|lemon\s+trees?|blood\s+ferns?|waterspouts?",
+            r"sasquash\s+pods?",
+        ),
+    )
+)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,8 @@
 """The roster (rules 14, 151, 205 and 212 of seed 004) and the holdings, declared as one game.
 
+Gifts of currencies and objects between players (rule 13, grammar/give.lark,
+``bot.engine.transfers``) are the holdings' too.
+
 Joining, renaming, leave and forfeits by mail; the Twiddler's display of
 every player's balances (rule 21 A.2); the Minister of the Roster's and
 the Twiddler's digest sections (rule 625 D.5, D.6).  After each action the
@@ -22,12 +25,15 @@ from bot.engine.inventory import inventory_view
 from bot.engine.ledger import holdings
 from bot.engine.players import all_players, render_roster, roster
 from bot.engine.services import Services
+from bot.engine.transfers import TransfersAdapter
 from bot.engine.views import View
+from bot.parser.areas import give as give_area
 from bot.parser.areas import roster as roster_area
 
 
 def roster_adapters(session: Session, services: Services) -> tuple[GameAdapter, ...]:
-    return (RosterAdapter.from_services(session, services),)
+    # Rule 13's gifts move the balances and objects this game keeps and shows.
+    return (RosterAdapter.from_services(session, services), TransfersAdapter(session, services))
 
 
 def players_view(session: Session, services: Services, at: object = None) -> View:
@@ -68,7 +74,7 @@ ROSTER = Game(
     name="roster",
     title="The roster and holdings (rules 14, 21, 151, 205, 212)",
     adapters=roster_adapters,
-    areas=(roster_area.AREA,),
+    areas=(roster_area.AREA, give_area.AREA),
     settings_section="holdings",
     views=(
         StateView(

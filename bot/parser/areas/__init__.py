@@ -12,7 +12,7 @@ Order matters only for error messages.
 from __future__ import annotations
 
 from bot.parser.area import Area
-from bot.parser.areas import dice, elections, field, go, roster
+from bot.parser.areas import dice, elections, field, give, go, roster
 from bot.parser.areas.cfi import AREA as CFI  # rule 125: Calls For Inquiry
 from bot.parser.areas.clock import AREA as CLOCK  # rule 23: the GM's recognizer
 from bot.parser.areas.common import AREA as COMMON
@@ -22,6 +22,7 @@ from bot.parser.areas.proposals import AREA as PROPOSALS
 
 AREAS: tuple[Area, ...] = (  # in the order of bot.config.DEFAULT_GAMES
     roster.AREA,
+    give.AREA,  # rule 13: gifts of currencies and objects (the roster's game)
     dice.AREA,
     go.AREA,
     field.AREA,

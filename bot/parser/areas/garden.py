@@ -101,11 +101,14 @@ class GardenTransformer(CommonTransformer):
         lasting = children[1] if len(children) > 1 else ""
         return ActionReading("garden.permit", {"grantee": str(children[0]), "lasting": lasting})
 
+    # "Bob may pick from my Garden this nweek": the same permission, grantee first.
+    permit_may = permit
+
 
 class EconomyTransformer(GardenTransformer):
     """Adds the Drinks' and the Store's actions (rules 1911, 1913-1915, 13):
     ``garden.ferment``, ``garden.drink``, ``garden.mix``, ``garden.pour``,
-    ``garden.buy`` of any Inventory type, ``garden.use`` and ``garden.give``; and rule
+    ``garden.buy`` of any Inventory type and ``garden.use``; and rule
     1918's ``garden.import`` (a Lemon Tree), ``garden.plant_huge_seed`` and Alchemy's
     ``garden.mix`` of a Huge Seed."""
 
@@ -142,6 +145,10 @@ class EconomyTransformer(GardenTransformer):
     def mix(self, children: list[object]) -> ActionReading:
         kind, _number = _kind_and_number(children, "MIXTURE")
         return ActionReading("garden.mix", {"kind": kind})
+
+    def mix_made(self, children: list[Token]) -> ActionReading:
+        made = str(children[0]).split(maxsplit=2)[-1]  # "make a Bloody Harry": its Potion
+        return ActionReading("garden.mix", {"kind": " ".join(w.capitalize() for w in made.split())})
 
     def mix_alchemy(self, children: list[object]) -> ActionReading:
         return ActionReading("garden.mix", {"kind": "Huge Seed"})  # rule 1918 D's product
@@ -184,12 +191,6 @@ class EconomyTransformer(GardenTransformer):
         args = {"kind": kind, "number": number, "on": on, "target": _garden(children)}
         return ActionReading("garden.use", args)
 
-    def give(self, children: list[object]) -> ActionReading:
-        kind, number = _kind_and_number(children, "OBJECT")
-        return ActionReading(
-            "garden.give", {"kind": kind, "number": number, "recipient": str(children[-1])}
-        )
-
 
 def _kind_and_number(children: Sequence[object], terminal: str) -> tuple[str, int | None]:
     kind, number = "", None
@@ -213,6 +214,23 @@ def _garden(children: list[object], default: dict[str, object] | None = None) ->
             return dict(child)
     return dict(default or {})
 
+
+# Rule 13: the objects of the Gardens, the Drinks and the Store a player holds, whose
+# gifts ("I give my Huge Seed to Bob", grammar/give.lark) this game judges as
+# ``garden.give`` (``Area.gifts``).  Plants are not among them: they "must always be in
+# gardens" (1902 A), and a gift of one is refused by its declared type.
+FRUIT_NOUNS = r"(?:rotten\s+)?(?:tomato|thorn\s+seed|lemon|blood\s+spore|water\s+pod)"
+GIFTS = (
+    rf"{FRUIT_NOUNS}(?:\s+drink)?|thorn\s+drink|bloody\s+harry|rainbow\s+potion"
+    r"|waterspout\s+concoction|(?:fluffy|hungry|ninja)\s+bunny|smoke\s+bomb|shieldkit"
+    r"|water\s+jet|air\s+jet|flame\s*thrower|rock|huge\s+seed|sasquash"
+)
+# "Bob may pick from my Garden": a trigger holding the grantee's name, capitalised and
+# not "I" ("I think Bob may pick ..." is no permission), so it anchors only as the first
+# words of a line (bot.parser.clauses).
+# Pronouns are conversation ("You may pick from my Garden"), not a grantee's name.
+GRANTEE_WORD = r"(?-i:(?!(?:I|You|He|She|It|We|They)\b)[A-Z][\w'’\-]*)"
+MAY_PICK = rf"{GRANTEE_WORD}(?:\s+{GRANTEE_WORD}){{0,2}}\s+may\s+pick\s+from\s+my\s+garden"
 
 AREA = Area(
     namespace="garden",
@@ -238,10 +256,9 @@ AREA = Area(
         r"follow",
         r"pour",
         r"use",
-        r"give",
-        r"transfer",
-        r"send",
         r"import",
+        r"make",
+        MAY_PICK,
     ),
     terminals={
         "SEEDS": "Thorn Seeds, with how many (a Thorn Seed, two Thorn Seeds)",
@@ -254,13 +271,14 @@ AREA = Area(
         "SQUARES": "the Town Square's",
         "DRINK": "a Drink or Potion (Tomato Drink, Bloody Harry)",
         "MIXTURE": "a Potion, Concoction or Huge Seed (Bloody Harry, Huge Seed)",
+        "MADE_MIXTURE": "a Potion or Concoction made (make a Bloody Harry)",
         "LEMON_DRINKS": "Lemon Drinks, with how many (two Lemon Drinks)",
         "JET": "a Jet of Water (this Jet)",
         "ALCHEMY": "a Thorn Seed, a Lemon Drink and a Blood Spore Drink (rule 1918 D)",
         "CONCOCTION": "a Waterspout Concoction",
         "ITEMS": "objects on the Store's Inventory, with how many (2 Smoke Bombs)",
         "BUNNY": "a Bunny (Fluffy, Hungry or Ninja)",
-        "OBJECT": "an object one holds (Thorn Seed, Tomato Drink, Fluffy Bunny)",
     },
     problems={},
+    gifts=GIFTS,
 )
