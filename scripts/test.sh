@@ -12,4 +12,7 @@ echo "== mypy --strict (the whole bot package)"
 echo "== alembic check (models and migrations agree)"
 .venv/bin/python -m bot.store.check_migrations
 echo "== pytest"
-.venv/bin/pytest -q "$@"
+# Two workers (pytest-xdist), each module whole on one of them, the long ones
+# first (tests/conftest.py): many tests wait on servers, daemons and clocks,
+# and the other worker uses that time.
+.venv/bin/pytest -q -n 2 --dist loadgroup --no-loadscope-reorder "$@"

@@ -38,6 +38,28 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "shunts_events: the test plants a timed handler that raises, on purpose"
     )
+    config.addinivalue_line(
+        "markers", "long_running: a module of minutes, started first so no worker ends alone"
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep each test module on one pytest-xdist worker (``-n 2 --dist loadgroup``),
+    the long-running ones first.
+
+    A module's fixtures (a by-mail world, a started server) are made once
+    per module, so a module split across two workers would make them twice.
+    A module that shares a fixed resource with another (the trust world's
+    DNS server on port 53) names a group of its own with
+    ``pytest.mark.xdist_group``, and the group runs on one worker.
+    """
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+    # Workers take modules in this order: the longest first, or one of them
+    # would be left running on one worker at the end while the other idles.
+    items.sort(key=lambda item: item.get_closest_marker("long_running") is None)
 
 
 class _ErrorRecords(logging.Handler):

@@ -183,16 +183,28 @@ class Feeder:
     Post ``n`` is due ``n / rate`` seconds after the start; a post that
     could not be delivered is tried again after ``retry_delay`` (half a
     second after a 451), and the ones due meanwhile follow at once, as a
-    queue runner would.  ``answers`` counts what the attempts met.  Use as
-    a context manager.
+    queue runner would.  The last ``held_back`` posts wait for ``release``
+    and then come at the same rate from that instant, so that a phase of
+    the soak can count on posts arriving whenever it comes, however slowly
+    a busy machine ran the phases before it.  ``answers`` counts what the
+    attempts met.  Use as a context manager.
     """
 
     def __init__(
-        self, port: int, posts: Sequence[SoakPost], rate: float, retry_delay: float = 0.1
+        self,
+        port: int,
+        posts: Sequence[SoakPost],
+        rate: float,
+        retry_delay: float = 0.1,
+        held_back: int = 0,
     ) -> None:
         self.port, self.posts, self.rate, self.retry_delay = port, posts, rate, retry_delay
         self.accepted = 0  # posts that heard 250, a prefix of ``posts``
         self.answers: Counter[str] = Counter()
+        self._held_from = len(posts) - held_back
+        self._released = threading.Event()
+        if not held_back:
+            self._released.set()
         self._stop = threading.Event()
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="soak-feeder", daemon=True)
@@ -210,9 +222,18 @@ class Feeder:
     def wait_done(self, timeout: float) -> bool:
         return self._done.wait(timeout)
 
+    def release(self) -> None:
+        """Let the held-back posts come, paced from now."""
+        self._released.set()
+
     def _run(self) -> None:
         started = time.monotonic()
         while self.accepted < len(self.posts) and not self._stop.is_set():
+            if self.accepted == self._held_from and not self._released.is_set():
+                self._stop.wait(0.1)
+                if self._released.is_set():  # paced from the release, not the start
+                    started = time.monotonic() - self.accepted / self.rate
+                continue
             delay = started + self.accepted / self.rate - time.monotonic()
             if delay > 0:
                 self._stop.wait(delay)

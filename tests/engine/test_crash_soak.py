@@ -17,7 +17,8 @@ and chatter around them.  Meanwhile:
    work through the posts the outage held back;
 3. 26 more kills;
 4. a second daemon is started on the same database and configuration: it
-   waits for the lock without judging anything while the first works; the
+   waits for the lock without judging anything while the first works (on
+   the last 90 posts, which the feeder holds back until then); the
    first is killed and the second takes over and finishes the game.
 
 Then every post is stored exactly once; the same posts judged without
@@ -79,9 +80,12 @@ from bot.testing.postgres import PostgresServer
 from bot.testing.smtp_sink import SmtpSink
 from bot.testing.support import free_loopback_port, wait_until
 
+pytestmark = pytest.mark.long_running
+
 SEED = 1639
 POSTS = 1100
 FEED_RATE = 9.0  # posts a second: the feed lasts about as long as the kills
+HELD_BACK = 90  # the last posts, fed while the rival waits (ten seconds of them)
 KILLS_BEFORE_OUTAGE = 26
 KILLS_AFTER_OUTAGE = 26
 EARLY_KILL_SHARE = 0.2  # killed during start-up (imports, the schema check, the lock)
@@ -239,11 +243,13 @@ def judged_since(app: App, instant: datetime) -> bool:
 
 
 def rival_takes_over(
-    soak: Soak, listener: NotifyListener, app: App
+    soak: Soak, listener: NotifyListener, app: App, feeder: Feeder
 ) -> tuple[subprocess.Popen[bytes], float]:
     """A second daemon waits while the first works, then takes over when it is killed.
 
-    Returns the second daemon, working, and the seconds its takeover took.
+    The feeder's held-back posts come now, so the first has posts to judge
+    while the second waits, however long the kills before took.  Returns the
+    second daemon, working, and the seconds its takeover took.
     """
     spawned = time.monotonic()
     first = soak.spawn(listener)
@@ -252,6 +258,7 @@ def rival_takes_over(
     with NotifyListener() as rival_listener:
         rival = soak.spawn(rival_listener, rival_log)
         assert wait_until(lambda: rival_listener.count(WAITING) > 0, START_TIMEOUT), soak.tail()
+        feeder.release()
         judged_before = judged_count(app)
         time.sleep(3.0)  # the first judges on; the second waits, alive, judging nothing
         assert first.poll() is None and rival.poll() is None, soak.tail()
@@ -355,12 +362,12 @@ def test_the_daemon_survives_kills_an_outage_and_a_rival(
         # (bot.daemon.SCHEDULER_LAG), the same instant for the reference.
         game_begins = datetime.now(UTC) - SCHEDULER_LAG
         advance_to(app, game_begins)
-        with Feeder(port, posts, FEED_RATE) as feeder:
+        with Feeder(port, posts, FEED_RATE, held_back=HELD_BACK) as feeder:
             try:
                 kill_repeatedly(soak, listener, KILLS_BEFORE_OUTAGE)
                 outage = ride_out_outage(soak, listener, server, app)
                 kill_repeatedly(soak, listener, KILLS_AFTER_OUTAGE)
-                last, takeover = rival_takes_over(soak, listener, app)
+                last, takeover = rival_takes_over(soak, listener, app, feeder)
                 assert feeder.wait_done(120), (feeder.accepted, feeder.answers, soak.tail())
                 assert wait_until(lambda: everything_done(app, POSTS), 120), soak.tail()
                 soak.availability.end()

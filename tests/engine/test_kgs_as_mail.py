@@ -29,6 +29,8 @@ import pytest
 from bot.testing import kgs
 from bot.testing.apps import write_config, write_mbox
 
+pytestmark = pytest.mark.long_running
+
 
 @pytest.fixture(scope="module")
 def records(corpora: Path) -> list[kgs.KgsGame]:

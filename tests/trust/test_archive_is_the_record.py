@@ -57,6 +57,9 @@ from bot.testing.trust_world import (
 )
 from bot.trust.bot_key import GENERATED_RECORD, load_bot_key
 
+# The trust world binds the DNS port 53 of a fixed loopback address: one at a time.
+pytestmark = [pytest.mark.xdist_group("trust-world"), pytest.mark.long_running]
+
 VIEWS = (
     "go",
     "field",

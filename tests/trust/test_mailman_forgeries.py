@@ -39,6 +39,9 @@ from bot.testing.trust_world import (
     mail_world,
 )
 
+# The trust world binds the DNS port 53 of a fixed loopback address: one at a time.
+pytestmark = [pytest.mark.xdist_group("trust-world"), pytest.mark.long_running]
+
 ROLL = "I roll 1d6.\n"
 PRIVATE = "My holdings please.\n"  # an action a private mail may carry (rule 1896)
 TYPED_RESULTS = (
