@@ -9,8 +9,8 @@ Kurt Godel (625 D.2) gets the Ministries, the Elections and the next
 Ministry Rotation; the Minister of the Roster (625 D.6) the roster and its
 changes since the last digest, with the requests to join e must recognise;
 the Twiddler (625 D.5) the tildex each player and entity holds and what
-the Basin created this nweek; the GameKeeper (625
-D.12) the board of Political Go and when the game will end; the Referee
+the Basin created this nweek; the GameKeeper (625 D.12) the board of
+Political Go and when the game will end; the Referee
 (Minister of Play, seed 003) the Field and Life's Evolve, and the posts
 refused as possibly forged since the last digest (docs/trust.md); the
 Chairman (625 D.10) the proposals and the current Ballot with its running
