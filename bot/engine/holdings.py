@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -28,6 +29,9 @@ from sqlalchemy.orm import Session
 from bot.engine import ledger
 from bot.games.errors import IllegalActionError
 from bot.store.models import LedgerEntry, Message
+
+if TYPE_CHECKING:
+    from bot.engine.clock import GameClock
 
 POINTS = "points"
 TILDEX = "tildex"
@@ -500,6 +504,15 @@ class BasinCount:
 def basin_count(session: Session, nweek: int) -> BasinCount:
     """What the Basin created in ``nweek``: one indexed sum."""
     return BasinCount(nweek, ledger.basin_created(session, nweek))
+
+
+def basin_count_at(session: Session, clock: GameClock, at: datetime) -> BasinCount:
+    """What the Basin created in the nweek of the instant ``at`` (rule 3 A's Clock).
+
+    Before the epoch the Clock has no reading: a display then shows the
+    first nweek's, the nweek a post made before the epoch is judged in.
+    """
+    return basin_count(session, clock.reading(max(at, clock.epoch)).nweek)
 
 
 def entity_table(session: Session) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:

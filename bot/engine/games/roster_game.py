@@ -21,7 +21,7 @@ from bot.engine.games.roster import RosterAdapter, after_action
 from bot.engine.governance.digest_sections import roster_sections, twiddler_sections
 from bot.engine.holdings import (
     BASIN,
-    basin_count,
+    basin_count_at,
     entity_table,
     ordered_balances,
     render_holdings,
@@ -76,8 +76,7 @@ def holdings_view(session: Session, services: Services, at: datetime | None = No
     table = [(name, ordered_balances(held)) for name, held in data.items()]
     entities = entity_table(session)
     data.update((entity, dict(held)) for entity, held in entities)
-    nweek = services.clock.reading(at or datetime.now(UTC)).nweek
-    basin = basin_count(session, nweek)
+    basin = basin_count_at(session, services.clock, at or datetime.now(UTC))
     if basin.created:
         data[BASIN] = basin.to_json()
     return View(render_holdings(table, entities, basin), data)

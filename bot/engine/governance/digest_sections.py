@@ -37,7 +37,7 @@ from bot.engine.governance.election_state import (
 )
 from bot.engine.governance.elections import describe_election
 from bot.engine.governance.ministries import Ministries, describe_ministry, load_ministries
-from bot.engine.holdings import TILDEX, basin_count, format_amount
+from bot.engine.holdings import TILDEX, basin_count_at, format_amount
 from bot.engine.ledger import entity_holdings
 from bot.engine.players import all_players, render_roster, roster
 from bot.games import ntime
@@ -241,7 +241,7 @@ def twiddler_sections(
         for entity, amounts in entity_holdings(session).items()
         if amounts.get(TILDEX)
     ]
-    basin = basin_count(session, services.clock.reading(at).nweek)
+    basin = basin_count_at(session, services.clock, at)
     if basin.created:
         lines.append(basin.line())
     return (

@@ -8,7 +8,7 @@ no circumstances may it create more than 10000 Tildex each nweek".
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 import pytest
@@ -107,6 +107,8 @@ def test_the_twiddlers_display_lists_players_then_entities_then_the_basin(
     with table.app.session_factory() as session:
         shown = game_view(session, table.app.services, "holdings", at=table.at(1, 5))
         later = game_view(session, table.app.services, "holdings", at=table.at(2, 5))
+        # Before the epoch the Clock has no reading: the first nweek's count is shown.
+        early = game_view(session, table.app.services, "holdings", at=AT - timedelta(days=30))
     # No timed event has run: nobody has Bandwidth, and Bob, without entries, no line.
     assert shown.text == (
         "Alice: 0 points, 250~, 0BW\n"
@@ -118,6 +120,7 @@ def test_the_twiddlers_display_lists_players_then_entities_then_the_basin(
         "the Store": {"tildex": 250},
         "the Basin": {"created": 500, "cap": 10000, "nweek": 1},
     }
+    assert early == shown
     # In nweek 2 the Basin has created nothing yet: no line, the Store's stays.
     assert later.text.endswith("the Store: 250~\n") and "the Basin" not in later.data
 
