@@ -102,10 +102,10 @@ def _bandwidth_balances(session: Session) -> dict[int, int]:
     """Each player's Bandwidth (``ledger.balance`` of everyone at once), by player id."""
     rows = session.execute(
         select(LedgerEntry.player_id, func.sum(LedgerEntry.amount))
-        .where(LedgerEntry.currency == holdings.BANDWIDTH)
+        .where(LedgerEntry.currency == holdings.BANDWIDTH, LedgerEntry.player_id.is_not(None))
         .group_by(LedgerEntry.player_id)
     )
-    return {player_id: int(total or 0) for player_id, total in rows}
+    return {player_id: int(total or 0) for player_id, total in rows if player_id is not None}
 
 
 def _already_reset(session: Session, at: datetime) -> set[int]:
@@ -117,4 +117,4 @@ def _already_reset(session: Session, at: datetime) -> set[int]:
             LedgerEntry.occurred_at == at,
         )
     )
-    return set(rows)
+    return {player_id for player_id in rows if player_id is not None}

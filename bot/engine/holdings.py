@@ -10,6 +10,10 @@ display are sums over entries (rules 21, 212 and 1899 of seed 004).
   that an action must be able to pay for (``spend``).
 * Renown (1899) is kept per category and type; ten Temporary Renown of a
   category become one Permanent Renown at once (``gain``).
+* Entities that are no players hold currencies too (the Store's tildex,
+  rule 1911): ``gain_for_entity``, ``spend_for_entity``.
+* Tildex a rule gives "without specifying a source" are the Basin's, which
+  may create no more than 10000~ each nweek (21 A.2): ``create_tildex``.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -24,6 +29,9 @@ from sqlalchemy.orm import Session
 from bot.engine import ledger
 from bot.games.errors import IllegalActionError
 from bot.store.models import LedgerEntry, Message
+
+if TYPE_CHECKING:
+    from bot.engine.clock import GameClock
 
 POINTS = "points"
 TILDEX = "tildex"
@@ -34,6 +42,8 @@ RENOWN_CATEGORIES = ("Glory", "Honor", "Wisdom")  # rule 1899
 RENOWN_CONVERSION = 10  # rule 1899: ten Temporary make one Permanent
 WELCOME_POINTS = 1  # rule 14: "that Player receives 1 Point"
 ENTRY_TILDEX = 500  # rule 21 A.2: "On entering the game, a Player receives 500~"
+BASIN = "the Basin"  # rule 21 A.2: "the Great Tilde Basin and Punctuation Exchange, ..."
+BASIN_CAP = 10000  # rule 21 A.2: "no [...] more than 10000 Tildex each nweek"
 # Shown in a player's statement even at zero; others once they have entries.
 STATEMENT_CURRENCIES = (POINTS, TILDEX, BANDWIDTH)
 
@@ -188,6 +198,146 @@ def _convert_renown(session: Session, player_id: int, temporary: str, cause: Cau
     _record(session, player_id, permanent, 1, converted)
 
 
+# -- holders that are no players (rule 21 A.2: "any game entity") ----------------
+
+
+def gain_for_entity(
+    session: Session,
+    entity: str,
+    currency: str,
+    amount: int,
+    *,
+    at: datetime,
+    rule: str,
+    note: str,
+    source: str = "post",
+    message_pk: int | None = None,
+) -> None:
+    """The entity ``entity`` (the Store, ...) receives ``amount`` (> 0)."""
+    if amount <= 0:
+        raise ValueError(f"a gain is positive, not {amount}")
+    ledger.record_for_entity(
+        session,
+        entity,
+        currency,
+        amount,
+        occurred_at=at,
+        source=source,
+        rule=rule,
+        note=note,
+        message_pk=message_pk,
+    )
+
+
+def spend_for_entity(
+    session: Session,
+    entity: str,
+    currency: str,
+    amount: int,
+    *,
+    at: datetime,
+    rule: str,
+    note: str,
+    source: str = "post",
+    message_pk: int | None = None,
+) -> None:
+    """The entity pays ``amount`` (>= 0); ``IllegalActionError`` citing ``rule`` if it
+    holds less."""
+    if amount < 0:
+        raise ValueError(f"a payment is not negative: {amount}")
+    held = ledger.entity_balance(session, entity, currency)
+    if held < amount:
+        name = DISPLAY_NAMES.get(currency, currency)
+        said = f"that costs {amount} {name}, and {entity} holds {held}"
+        raise IllegalActionError(said, rule=rule)
+    if amount:
+        ledger.record_for_entity(
+            session,
+            entity,
+            currency,
+            -amount,
+            occurred_at=at,
+            source=source,
+            rule=rule,
+            note=note,
+            message_pk=message_pk,
+        )
+
+
+# -- the Basin (rule 21 A.2) -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BasinCreation:
+    """What a grant without a source asked of the Basin, and what it created."""
+
+    asked: int
+    created: int
+    nweek: int  # zero-based, as the Clock holds it
+
+    @property
+    def withheld(self) -> int:
+        """What the cap kept the Basin from creating."""
+        return self.asked - self.created
+
+    def shortfall(self) -> str:
+        """Why fewer were created, as a ruling says it after "rule 21 A.2: "; "" when all
+        were."""
+        if not self.withheld:
+            return ""
+        return (
+            f"the Basin may create no more than {format_amount(TILDEX, BASIN_CAP)} each nweek"
+            f" and had {format_amount(TILDEX, self.created)} left of nweek {self.nweek + 1}'s,"
+            f" so {format_amount(TILDEX, self.withheld)} of the"
+            f" {format_amount(TILDEX, self.asked)} were not created"
+        )
+
+
+def create_tildex(
+    session: Session,
+    player_id: int,
+    amount: int,
+    *,
+    nweek: int,
+    at: datetime,
+    rule: str,
+    note: str,
+    source: str = "post",
+    message_pk: int | None = None,
+) -> BasinCreation:
+    """``player_id`` receives ``amount`` (> 0) tildex that a rule gives without a source.
+
+    Rule 21 A.2: "the Basin creates them and gives them to the Player", but
+    "under no circumstances may it create more than 10000 Tildex each
+    nweek": the grant is cut to what is left of ``nweek``'s 10000~ (perhaps
+    nothing), and the result says what was not created.
+    """
+    if amount <= 0:
+        raise ValueError(f"a gain is positive, not {amount}")
+    return _create(session, player_id, amount, nweek, Cause(at, rule, note, source, message_pk))
+
+
+def _create(
+    session: Session, player_id: int, amount: int, nweek: int, cause: Cause
+) -> BasinCreation:
+    room = max(BASIN_CAP - ledger.basin_created(session, nweek), 0)
+    created = BasinCreation(amount, min(amount, room), nweek)
+    if created.created:
+        ledger.record(
+            session,
+            player_id,
+            TILDEX,
+            created.created,
+            occurred_at=cause.at,
+            source=cause.source,
+            rule=cause.rule,
+            note=cause.note,
+            message_pk=cause.message_pk,
+            basin_nweek=nweek,
+        )
+    return created
+
+
 @dataclass(frozen=True)
 class StatementLine:
     """One ledger entry as a player's statement shows it."""
@@ -217,18 +367,21 @@ def enter_game(
     *,
     at: datetime,
     message_pk: int | None,
-) -> None:
+    nweek: int,
+) -> BasinCreation:
     """What a player receives on entering the game (rules 14, 21 A.2 and 212).
 
     ``bandwidth`` is the rule 212 figure the caller worked out: 4BW, or 0BW
-    for one who was a player earlier in the same nweek.
+    for one who was a player earlier in the same nweek.  The 500~ come from
+    the Basin (``create_tildex``, in ``nweek``): what it created is returned.
     """
     cause = Cause(at, "21 A.2", "entering the game", "post", message_pk)
     welcome = replace(cause, rule="14", note="the Welcome Point")
     _record(session, player_id, POINTS, WELCOME_POINTS, welcome)
-    _record(session, player_id, TILDEX, ENTRY_TILDEX, cause)
+    created = _create(session, player_id, ENTRY_TILDEX, nweek, cause)
     change = bandwidth - ledger.balance(session, player_id, BANDWIDTH)
     _record_change(session, player_id, BANDWIDTH, change, replace(cause, rule="212"))
+    return created
 
 
 def strip_holdings(
@@ -317,13 +470,57 @@ def render_statement(held: Statement) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_holdings(table: Sequence[tuple[str, tuple[tuple[str, int], ...]]]) -> str:
-    """The Twiddler's display: one line per player with every balance."""
+def render_holdings(
+    table: Sequence[tuple[str, tuple[tuple[str, int], ...]]],
+    entities: Sequence[tuple[str, tuple[tuple[str, int], ...]]] = (),
+    basin: BasinCount | None = None,
+) -> str:
+    """The Twiddler's display (rule 21 A.2): one line per player with every balance, then
+    one per entity that holds any (the Store, ...), then what the Basin created."""
     lines = [
         f"{name}: " + ", ".join(format_amount(currency, amount) for currency, amount in held)
-        for name, held in table
+        for name, held in (*table, *entities)
     ]
+    if basin is not None and basin.created:
+        lines.append(basin.line())
     return "\n".join(lines) + "\n" if lines else "nobody holds anything yet\n"
+
+
+@dataclass(frozen=True)
+class BasinCount:
+    """What the Basin has created in one nweek, against its cap (rule 21 A.2)."""
+
+    nweek: int  # zero-based, as the Clock holds it
+    created: int
+
+    def line(self) -> str:
+        created, cap = (format_amount(TILDEX, amount) for amount in (self.created, BASIN_CAP))
+        return f"{BASIN}: created {created} of its {cap} in nweek {self.nweek + 1} (rule 21 A.2)"
+
+    def to_json(self) -> dict[str, int]:
+        return {"created": self.created, "cap": BASIN_CAP, "nweek": self.nweek + 1}
+
+
+def basin_count(session: Session, nweek: int) -> BasinCount:
+    """What the Basin created in ``nweek``: one indexed sum."""
+    return BasinCount(nweek, ledger.basin_created(session, nweek))
+
+
+def basin_count_at(session: Session, clock: GameClock, at: datetime) -> BasinCount:
+    """What the Basin created in the nweek of the instant ``at`` (rule 3 A's Clock).
+
+    Before the epoch the Clock has no reading: a display then shows the
+    first nweek's, the nweek a post made before the epoch is judged in.
+    """
+    return basin_count(session, clock.reading(max(at, clock.epoch)).nweek)
+
+
+def entity_table(session: Session) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    """Every entity that holds anything, with its balances in display order."""
+    return tuple(
+        (entity, tuple(sorted(held.items(), key=lambda item: _display_order(item[0]))))
+        for entity, held in ledger.entity_holdings(session).items()
+    )
 
 
 def _statement_line(line: StatementLine) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    CheckConstraint,
     DateTime,
     ForeignKey,
     Index,
@@ -279,18 +280,34 @@ class ClockMark(Base):
 
 
 class LedgerEntry(Base):
-    """One change to what a player holds (points, ...), append-only.
+    """One change to what a holder holds (points, tildex, ...), append-only.
 
-    A balance is the sum of a player's entries in one currency.  Every entry
-    names what caused it: the post (``message_pk``) and the rule, or an
-    administrator's command (``source`` "admin").
+    A balance is the sum of a holder's entries in one currency.  The holder
+    is a player (``player_id``) or an entity that is no player (``entity``,
+    its name: "the Store" of rule 1911), never both: rule 21 A.2 wants the
+    tildex of "any game entity" on a public display.  Every entry names what
+    caused it: the post (``message_pk``) and the rule, or an administrator's
+    command (``source`` "admin").  ``basin_nweek`` is the (zero-based) nweek
+    in which the Basin created the entry's tildex (rule 21 A.2's cap of
+    10000~ each nweek), on the entries of tildex it created, and NULL on
+    every other.
     """
 
     __tablename__ = "ledger_entry"
-    __table_args__ = (Index("ix_ledger_entry_player_currency", "player_id", "currency"),)
+    __table_args__ = (
+        Index("ix_ledger_entry_player_currency", "player_id", "currency"),
+        Index("ix_ledger_entry_entity_currency", "entity", "currency"),
+        Index("ix_ledger_entry_basin_nweek", "basin_nweek"),
+        CheckConstraint(
+            "(player_id IS NULL AND entity IS NOT NULL)"
+            " OR (player_id IS NOT NULL AND entity IS NULL)",
+            name="one_holder",
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), nullable=True)
+    entity: Mapped[str | None] = mapped_column(String(200), nullable=True)
     currency: Mapped[str] = mapped_column(String(50))  # "points", ...
     amount: Mapped[int] = mapped_column(Integer)  # positive: gained; negative: spent
     message_pk: Mapped[int | None] = mapped_column(ForeignKey("message.id"), nullable=True)
@@ -298,6 +315,7 @@ class LedgerEntry(Base):
     rule: Mapped[str] = mapped_column(String(50), default="")
     note: Mapped[str] = mapped_column(Text, default="")
     occurred_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    basin_nweek: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class RuleChange(Base):

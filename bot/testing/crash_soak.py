@@ -387,8 +387,9 @@ def judged_record(app: App) -> JudgedRecord:
             for row in session.scalars(select(OutboxMessage))
         }
         ledger = [
-            (names.get(row.player_id), row.currency, row.amount, ids.get(row.message_pk),
-             row.source, row.rule, row.note, row.occurred_at)
+            (names.get(row.player_id) if row.entity is None else row.entity, row.currency,
+             row.amount, ids.get(row.message_pk), row.source, row.rule, row.note,
+             row.occurred_at, row.basin_nweek)
             for row in session.scalars(select(LedgerEntry).order_by(LedgerEntry.id))
         ]  # fmt: skip
         views = {name: game_view(session, app.services, name).text for name in VIEWS}

@@ -187,12 +187,12 @@ class GardenAdapter:
                 raise IllegalActionError(f"no Gardens action {action.action}")
             context = _Context(self._loaded(at), turn.player.name, at, action.args, turn)
             outcome, draws, draw_context = handler(context)
-            self._pay(outcome.payments, turn)
+            cuts = self._pay(outcome.payments, turn)
         except ActionError as error:
             reason = refusal_of(self.services, error, turn.occurred_at)
             return rejected(action.action, action.args, action.text, turn, reason, error.rule)
-        state = outcome.state.paid_to_store(outcome.payments)
-        self.state, self.changed, self.last_moment = state, True, at
+        outcome = replace(outcome, happenings=(*outcome.happenings, *cuts))
+        self.state, self.changed, self.last_moment = outcome.state, True, at
         return self._applied(action, turn, outcome, draws, draw_context)
 
     def _applied(
@@ -216,29 +216,53 @@ class GardenAdapter:
         summary = "; ".join(texts) + "".join(f" {proof}" for proof in proofs)
         return applied(action.action, action.args, action.text, turn, summary, rule, records)
 
-    def _pay(self, payments: tuple[Payment, ...], turn: Turn) -> None:
+    def _pay(self, payments: tuple[Payment, ...], turn: Turn) -> tuple[Happening, ...]:
         """The ledger's part: tildex spent (refused when short), points lost, tildex gained.
 
         Every sum spent is checked before any is recorded, so an action that costs more
-        than the player holds ("I buy three Thorn Seeds" with 300~) pays nothing."""
+        than the player holds ("I buy three Thorn Seeds" with 300~) pays nothing.  What
+        the Basin's cap kept from a player is returned, for the ruling to say."""
         self._check_affordable(payments)
         message = holdings.message_pk_of(self.session, turn.message_id)
+        cuts: list[Happening] = []
         for payment in payments:
-            if payment.holder == STORE_HOLDER:
-                continue  # the Store's tildex are kept with its state (Economy.till)
-            player_id = find_player_by_name(self.session, payment.holder).id
             cause: dict[str, Any] = {
                 "at": turn.occurred_at,
                 "rule": payment.rule,
                 "note": payment.reason,
                 "message_pk": message,
             }
-            if payment.amount > 0:
+            if payment.holder == STORE_HOLDER:
+                # Rule 1911: the price is given "to the Store", a holder of tildex
+                # on the Twiddler's display like any other (21 A.2).
+                holdings.gain_for_entity(
+                    self.session, STORE_HOLDER, payment.currency, payment.amount, **cause
+                )
+                continue
+            player_id = find_player_by_name(self.session, payment.holder).id
+            if payment.amount > 0 and payment.currency == holdings.TILDEX:
+                cuts.extend(self._created(payment, player_id, turn.nweek, cause))
+            elif payment.amount > 0:
                 holdings.gain(self.session, player_id, payment.currency, payment.amount, **cause)
             elif payment.currency == holdings.POINTS:
                 holdings.lose(self.session, player_id, payment.currency, -payment.amount, **cause)
             else:
                 holdings.spend(self.session, player_id, payment.currency, -payment.amount, **cause)
+        return tuple(cuts)
+
+    def _created(
+        self, payment: Payment, player_id: int, nweek: int, cause: dict[str, Any]
+    ) -> tuple[Happening, ...]:
+        """Tildex a player receives from no holder (Burning's 2~, rule 1902 D) are the
+        Basin's, within its 10000~ of the nweek (rule 21 A.2)."""
+        made = holdings.create_tildex(self.session, player_id, payment.amount, nweek=nweek, **cause)
+        if not made.withheld:
+            return ()
+        text = (
+            f"{payment.holder} receives {holdings.format_amount(holdings.TILDEX, made.created)}:"
+            f" {made.shortfall()}"
+        )
+        return (Happening("21 A.2", text),)
 
     def _check_affordable(self, payments: tuple[Payment, ...]) -> None:
         """Raises ``IllegalActionError`` (citing the first payment's rule) when a holder's

@@ -4,7 +4,8 @@ One ``Economy`` (``bot.games.garden_economy``) is stored as the Gardens' rows
 (``garden_state.StoredGardens``) and rows of its own: an ``economy_object``
 row per Drink, Potion, Concoction or Store object, an ``economy_record`` row
 per player's BAC (1913), Rainbow walk (1914 C.2), Bunny's target this nweek
-(1911), free Water Jet given (1911, 1912), and the Store's tildex (1911).
+(1911) and free Water Jet given (1911, 1912).  The Store's tildex (1911) are
+the ledger's entries of the Store's (``ledger.entity_balance``).
 Rows, not one document, so a post writes only what it changed (issue 14's
 reason for the Gardens' rows).  The Inventory and its prices are settings,
 not rows: they are rebuilt from the ``[garden]`` section at each load.
@@ -36,7 +37,7 @@ STORE_CATEGORY = "Store"  # an ``economy_object`` row of the Store's rules
 OBJECT_COLUMNS = ("number", "kind", "category", "holder", "created_ndays", "created_second")
 RECORD_COLUMNS = ("kind", "player", "data")
 OBJECTS, RECORDS = "objects", "records"
-BAC, RAINBOW, TARGET, WATER_JET, TILL = "bac", "rainbow", "target", "water_jet", "till"
+BAC, RAINBOW, TARGET, WATER_JET = "bac", "rainbow", "target", "water_jet"
 
 RowKey = tuple[str, str]  # (OBJECTS or RECORDS, the row's values as canonical JSON)
 
@@ -68,8 +69,6 @@ def economy_rows(economy: Economy) -> list[RowKey]:
         [TARGET, t.key or "", [store.targets_nweek, t.garden, t.key]] for t in store.targeted
     ]
     records += [[WATER_JET, player, player] for player in store.free_water_jets]
-    if economy.till:
-        records.append([TILL, "", economy.till])
     return [(OBJECTS, _canonical(row)) for row in objects] + [
         (RECORDS, _canonical(row)) for row in records
     ]
@@ -79,7 +78,7 @@ def economy_of(garden: GardenState, store: StoreState, rows: Iterable[RowKey]) -
     """The Economy over ``garden`` stored as ``rows``; ``store`` gives the Inventory."""
     drink_items: list[DrinkItem] = []
     store_items: list[StoreItem] = []
-    records: dict[str, list[Any]] = {BAC: [], RAINBOW: [], TARGET: [], WATER_JET: [], TILL: []}
+    records: dict[str, list[Any]] = {BAC: [], RAINBOW: [], TARGET: [], WATER_JET: []}
     for name, values in rows:
         row = json.loads(values)
         if name == OBJECTS:
@@ -113,8 +112,7 @@ def economy_of(garden: GardenState, store: StoreState, rows: Iterable[RowKey]) -
         targeted=tuple(Target(bool(data[1]), data[2]) for _, _, data in targets),
         free_water_jets=tuple(sorted(player for _, player, _ in records[WATER_JET])),
     )
-    till = sum(amount for _, _, amount in records[TILL])
-    return Economy(drinks, store, till)
+    return Economy(drinks, store)
 
 
 def stored_timers(session: Session) -> Economy:

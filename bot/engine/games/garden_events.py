@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
+from bot.engine import holdings, ledger
 from bot.engine.game import DigestSection, rule
 from bot.engine.games.garden_clock import instant_of, moment_of
 from bot.engine.games.garden_economy import StoredEconomy, stored_timers
@@ -34,6 +35,7 @@ from bot.games.garden.buying import THORN_SEED_PRICE
 from bot.games.garden_economy import Economy, next_timer, run_timed
 from bot.games.store import StoreState, set_price
 from bot.games.store.inventory import THORN_SEED
+from bot.games.store.rules import STORE_HOLDER
 from bot.outbound.compose import compose_report
 from bot.store.models import DiceSeed
 
@@ -211,8 +213,10 @@ def store_view(session: Session, services: Services, at: datetime | None = None)
     economy = _stored_state(session, services)
     moment = moment_of(services, at or datetime.now(UTC))
     text = store.render_price_list(economy.store, moment).rstrip("\n")
-    text += f"\n\nThe Store holds {economy.till}~ (rule 1911: prices are given to the Store).\n"
-    return View(text, {"till": economy.till, **store.state_to_json(economy.store)})
+    # Rule 1911: prices are given to the Store, whose tildex are the ledger's (21 A.2).
+    till = ledger.entity_balance(session, STORE_HOLDER, holdings.TILDEX)
+    text += f"\n\nThe Store holds {till}~ (rule 1911: prices are given to the Store).\n"
+    return View(text, {"till": till, **store.state_to_json(economy.store)})
 
 
 def garden_sections(

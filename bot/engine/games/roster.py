@@ -130,15 +130,22 @@ class RosterAdapter:
         # the current nweek, [...] instead [...] 0".
         returning = was_player_in_nweek(self.session, player, turn.nweek)
         bandwidth = 0 if returning else self.settings.new_player_bandwidth
-        holdings.enter_game(
-            self.session, player.id, bandwidth, at=turn.occurred_at, message_pk=self._pk(turn)
+        created = holdings.enter_game(
+            self.session,
+            player.id,
+            bandwidth,
+            at=turn.occurred_at,
+            message_pk=self._pk(turn),
+            nweek=turn.nweek,
         )
         self._changed(player)
         why = " (e was a player earlier this nweek)" if returning else ""
+        # Rule 21 A.2: the Basin's cap may cut the 500~; the ruling says by how much.
+        cut = f": {created.shortfall()}" if created.withheld else ""
         summary = (
             f"{turn.author} is now a player, known as {player.name}, and receives "
             f"{holdings.WELCOME_POINTS} Welcome Point, "
-            f"{holdings.format_amount(holdings.TILDEX, holdings.ENTRY_TILDEX)} (rule 21 A.2) "
+            f"{holdings.format_amount(holdings.TILDEX, created.created)} (rule 21 A.2{cut}) "
             f"and {holdings.format_amount(holdings.BANDWIDTH, bandwidth)}{why} (rule 212)"
         )
         return self._applied(action, turn, summary, "14", player, bandwidth=bandwidth)

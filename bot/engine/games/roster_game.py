@@ -4,7 +4,8 @@ Gifts of currencies and objects between players (rule 13, grammar/give.lark,
 ``bot.engine.transfers``) are the holdings' too.
 
 Joining, renaming, leave and forfeits by mail; the Twiddler's display of
-every player's balances (rule 21 A.2); the Minister of the Roster's and
+every holder's balances, players' and entities', and the Basin's count
+(rule 21 A.2); the Minister of the Roster's and
 the Twiddler's digest sections (rule 625 D.5, D.6).  After each action the
 roster tells the post's other adapters of a rename or a forfeit
 (``roster.after_action``), so every enabled game hears of it.
@@ -12,6 +13,7 @@ roster tells the post's other adapters of a rename or a forfeit
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -20,7 +22,13 @@ from bot.engine.game import Game, StateView
 from bot.engine.games.base import GameAdapter
 from bot.engine.games.roster import RosterAdapter, after_action
 from bot.engine.governance.digest_sections import roster_sections, twiddler_sections
-from bot.engine.holdings import ordered_balances, render_holdings
+from bot.engine.holdings import (
+    BASIN,
+    basin_count_at,
+    entity_table,
+    ordered_balances,
+    render_holdings,
+)
 from bot.engine.inventory import inventory_view
 from bot.engine.ledger import holdings
 from bot.engine.players import all_players, render_roster, roster
@@ -58,16 +66,26 @@ def players_view(session: Session, services: Services, at: object = None) -> Vie
     return View(render_roster(entries) if entries else "no players yet", data)
 
 
-def holdings_view(session: Session, services: Services, at: object = None) -> View:
-    """The Twiddler's display (rule 21 A.2): every player's balances.
+def holdings_view(session: Session, services: Services, at: datetime | None = None) -> View:
+    """The Twiddler's display (rule 21 A.2): every holder's balances, "any game entity".
 
-    Lost Souls hold nothing (rule 14), so only players are listed.  Two
-    statements, however many players: the players, and every sum at once.
+    Lost Souls hold nothing (rule 14), so only players are listed, then the
+    entities that hold anything (the Store, rule 1911), then what the Basin
+    created in the nweek of ``at`` (None: now) when it created any.  Four
+    statements, however many players: the players, every player's sums at
+    once, every entity's sums at once, and the Basin's indexed sum.
     """
     players = {player.name for player in all_players(session)}
-    data = {name: held for name, held in holdings(session).items() if name in players}
+    data: dict[str, Any] = {
+        name: held for name, held in holdings(session).items() if name in players
+    }
     table = [(name, ordered_balances(held)) for name, held in data.items()]
-    return View(render_holdings(table), data)
+    entities = entity_table(session)
+    data.update((entity, dict(held)) for entity, held in entities)
+    basin = basin_count_at(session, services.clock, at or datetime.now(UTC))
+    if basin.created:
+        data[BASIN] = basin.to_json()
+    return View(render_holdings(table, entities, basin), data)
 
 
 ROSTER = Game(
@@ -81,7 +99,7 @@ ROSTER = Game(
             "players", "the roster: players, Lost Souls, On Leave (rules 14, 205)", players_view
         ),
         StateView(
-            "holdings", "every player's balances, the Twiddler's display (rule 21)", holdings_view
+            "holdings", "every holder's balances, the Twiddler's display (rule 21)", holdings_view
         ),
         StateView(
             "inventory",

@@ -248,21 +248,29 @@ def close_cfi(
     decision = rule_on_cfi(stored.as_cfi(stored_poll), at)
     closed, _ = poll_store.close_poll(session, stored_poll, at)
     save_cfi(session, replace(stored, ruling=decision.ruling.value))
-    for reward in decision.rewards:
-        _pay(session, stored.number, int(reward.player), decision.concluded_at)
-    session.add(_ruling_mail(session, services, stored, closed, decision))
+    nweek = services.clock.reading(decision.concluded_at).nweek
+    created = {
+        int(reward.player): _pay(
+            session, stored.number, int(reward.player), decision.concluded_at, nweek
+        )
+        for reward in decision.rewards
+    }
+    session.add(_ruling_mail(session, services, stored, closed, decision, created))
     return decision
 
 
-def _pay(session: Session, number: int, player_id: int, at: datetime) -> None:
+def _pay(
+    session: Session, number: int, player_id: int, at: datetime, nweek: int
+) -> holdings.BasinCreation:
     # Rule 125: "each player who voted something besides Abstain in the CFI
-    # receives 5 tildex and 1 Temporary Wisdom".
+    # receives 5 tildex and 1 Temporary Wisdom": tildex with no source, so the
+    # Basin's, within its 10000~ of the nweek (rule 21 A.2).
     note = f"voting on CFI {number}"
-    holdings.gain(
+    created = holdings.create_tildex(
         session,
         player_id,
-        holdings.TILDEX,
         REWARD_TILDEX,
+        nweek=nweek,
         at=at,
         rule="125",
         note=note,
@@ -279,6 +287,17 @@ def _pay(session: Session, number: int, player_id: int, at: datetime) -> None:
         note=note,
         source="scheduler",
     )
+    return created
+
+
+def _basin_cuts(named: dict[str, str], created: dict[int, holdings.BasinCreation]) -> list[str]:
+    """Rule 21 A.2: the rewards the Basin's cap cut, each with what it created."""
+    return [
+        f"{named[str(player)]} receives {holdings.format_amount(holdings.TILDEX, made.created)}"
+        f" (rule 21 A.2: {made.shortfall()})."
+        for player, made in created.items()
+        if made.withheld
+    ]
 
 
 def _ruling_mail(
@@ -287,6 +306,7 @@ def _ruling_mail(
     stored: StoredCfi,
     closed: poll_store.StoredPoll,
     decision: CfiRuling,
+    created: dict[int, holdings.BasinCreation],
 ) -> Any:
     named = poll_store.names(session, _parties(stored) + [cast.voter for cast in closed.poll.votes])
     votes = poll_store.visible_votes(closed).votes
@@ -308,6 +328,7 @@ def _ruling_mail(
         ],
         "rewarded": [named[reward.player] for reward in decision.rewards],
         "tildex": REWARD_TILDEX,
+        "basin_cuts": _basin_cuts(named, created),
         "wisdom": REWARD_TEMPORARY_WISDOM,
         "closed": instant_label(decision.concluded_at),
         "how": "every Eligible Voter has voted (Short-Circuited)" if early else "its deadline",

@@ -8,8 +8,9 @@ overdue with the rule behind it.
 Kurt Godel (625 D.2) gets the Ministries, the Elections and the next
 Ministry Rotation; the Minister of the Roster (625 D.6) the roster and its
 changes since the last digest, with the requests to join e must recognise;
-the Twiddler (625 D.5) the tildex each player holds; the GameKeeper (625
-D.12) the board of Political Go and when the game will end; the Referee
+the Twiddler (625 D.5) the tildex each player and entity holds and what
+the Basin created this nweek; the GameKeeper (625 D.12) the board of
+Political Go and when the game will end; the Referee
 (Minister of Play, seed 003) the Field and Life's Evolve, and the posts
 refused as possibly forged since the last digest (docs/trust.md); the
 Chairman (625 D.10) the proposals and the current Ballot with its running
@@ -36,7 +37,8 @@ from bot.engine.governance.election_state import (
 )
 from bot.engine.governance.elections import describe_election
 from bot.engine.governance.ministries import Ministries, describe_ministry, load_ministries
-from bot.engine.holdings import TILDEX, format_amount
+from bot.engine.holdings import TILDEX, basin_count_at, format_amount
+from bot.engine.ledger import entity_holdings
 from bot.engine.players import all_players, render_roster, roster
 from bot.games import ntime
 from bot.store.models import ActionRecord, LedgerEntry, Message
@@ -227,13 +229,24 @@ def _roster_line(record: ActionRecord, sender: str) -> str:
 def twiddler_sections(
     session: Session, services: Services, at: datetime
 ) -> tuple[DigestSection, ...]:
-    """Rule 625 D.5: "the current amount of Tildex held by each game entity"."""
+    """Rule 625 D.5: "the current amount of Tildex held by each game entity": each
+    player's, each entity's that holds any (the Store), and the Basin's count (21 A.2)."""
     held = tildex_balances(session)
-    lines = tuple(
+    lines = [
         f"{player.name}: {format_amount(TILDEX, held.get(player.id, 0))}"
         for player in all_players(session)
+    ]
+    lines += [
+        f"{entity}: {format_amount(TILDEX, amounts[TILDEX])}"
+        for entity, amounts in entity_holdings(session).items()
+        if amounts.get(TILDEX)
+    ]
+    basin = basin_count_at(session, services.clock, at)
+    if basin.created:
+        lines.append(basin.line())
+    return (
+        DigestSection(TWIDDLES_MINISTRY, "Tildex (rule 21 A.2)", tuple(lines) or ("No players.",)),
     )
-    return (DigestSection(TWIDDLES_MINISTRY, "Tildex (rule 21 A.2)", lines or ("No players.",)),)
 
 
 def tildex_balances(session: Session) -> dict[int, int]:
@@ -243,10 +256,10 @@ def tildex_balances(session: Session) -> dict[int, int]:
     """
     rows = session.execute(
         select(LedgerEntry.player_id, func.sum(LedgerEntry.amount))
-        .where(LedgerEntry.currency == TILDEX)
+        .where(LedgerEntry.currency == TILDEX, LedgerEntry.player_id.is_not(None))
         .group_by(LedgerEntry.player_id)
     )
-    return {player_id: int(total or 0) for player_id, total in rows}
+    return {player_id: int(total or 0) for player_id, total in rows if player_id is not None}
 
 
 # -- the Chairman (rule 625 D.10) -------------------------------------------------------------

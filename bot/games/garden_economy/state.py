@@ -7,8 +7,8 @@ change them), ``StoreState`` the Bunnies, Arena Tools and rule 1918's held
 objects (acting on the Gardens passed beside it).  ``Economy`` is the
 DrinksState and the StoreState over the one GardenState inside the
 DrinksState: every action of either is judged against the same Gardens and
-numbers its objects from the same ``next_number``.  ``till`` is the tildex
-the Store holds (rule 1911: the price is given "to the Store").
+numbers its objects from the same ``next_number``.  The tildex given to the
+Store (rule 1911) are the engine's ledger's, as every holder's are.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from bot.games.store.giving import give
 from bot.games.store.more_plants import mix_huge_seed as mix_store_huge_seed
 from bot.games.store.more_plants import next_hatching
 from bot.games.store.more_plants import run_timed as run_hatchings
-from bot.games.store.rules import RULE_OBJECTS, STORE_HOLDER
+from bot.games.store.rules import RULE_OBJECTS
 from bot.games.store.state import Item as StoreItem
 from bot.games.store.state import Outcome as StoreOutcome
 from bot.games.store.state import StoreState
@@ -33,11 +33,10 @@ from bot.games.store.state import StoreState
 
 @dataclass(frozen=True)
 class Economy:
-    """The Gardens (inside ``drinks``), the Drinks, the Store and the Store's tildex."""
+    """The Gardens (inside ``drinks``), the Drinks and the Store."""
 
     drinks: DrinksState = field(default_factory=DrinksState)
     store: StoreState = field(default_factory=StoreState)
-    till: int = 0
 
     @property
     def garden(self) -> GardenState:
@@ -56,11 +55,6 @@ class Economy:
             drinks=self.drinks.without_player(player),
             store=self.store.without_player(player),
         )
-
-    def paid_to_store(self, payments: tuple[Payment, ...]) -> Economy:
-        """The tildex ``payments`` give the Store, added to what it holds (rule 1911)."""
-        received = sum(p.amount for p in payments if p.holder == STORE_HOLDER)
-        return replace(self, till=self.till + received) if received else self
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sqlalchemy import select
+
+from bot.engine import holdings
+from bot.store.models import Player
+
 CFI = (
     "I submit a CFI: {{ __Rooms are not Tiles__\n"
     "Defendant: Bob\n"
@@ -52,6 +57,31 @@ def test_rewards_go_to_every_voter_who_did_not_abstain(new_game: Any) -> None:
     wisdom = "renown:Wisdom:temporary"
     assert [game.balance(name, wisdom) for name in before] == [1, 0, 1]
     assert "Dave" not in game.sent_of("cfi-ruling")[0].body.split("receives")[1]
+
+
+def test_rewards_past_the_basins_cap_are_cut_and_the_ruling_says_so(new_game: Any) -> None:
+    """Rule 125's 5 tildex have no source: the Basin creates them, no more than 10000~ in
+    an nweek (rule 21 A.2).  With 7~ left, Carol's reward is whole and Erin's is 2~."""
+    game = new_game()
+    nweek = game.app.services.clock.reading(NOON).nweek
+    with game.app.session_factory.begin() as session:
+        alice = session.scalars(select(Player.id).where(Player.name == "Alice")).one()
+        earlier = {"at": NOON, "rule": "21 A.2", "note": "earlier grants"}
+        holdings.create_tildex(session, alice, 10000 - 7, nweek=nweek, **earlier)
+    before = {name: game.balance(name, "tildex") for name in ("Carol", "Erin")}
+    game.post("Alice", CFI, NOON)
+    game.post("Carol", "I vote FALSE on CFI 100", NOON + timedelta(hours=1))
+    game.post("Dave", "I vote PRESENT on CFI 100", NOON + timedelta(hours=2))
+    game.post("Erin", "I vote nay on CFI 100", NOON + timedelta(hours=3))
+    gained = {name: game.balance(name, "tildex") - before[name] for name in before}
+    assert gained == {"Carol": 5, "Erin": 2}
+    (ruling,) = game.sent_of("cfi-ruling")
+    assert (
+        "(rule 125): Carol, Erin.\nErin receives 2~ (rule 21 A.2: the Basin may create no more"
+        " than 10000~ each nweek and had 2~ left of nweek 1's, so 3~ of the 5~ were not"
+        " created).\n"
+    ) in ruling.body
+    assert "Carol receives" not in ruling.body.split("Temporary Wisdom (rule 125)")[1]
 
 
 def test_a_tie_of_yes_against_no_and_refused_is_ruled_refused(new_game: Any) -> None:

@@ -75,12 +75,13 @@ from bot.games.economy import Moment
 from bot.games.garden import GardenState
 from bot.games.garden_economy import Economy
 from bot.games.store import StoreState
+from bot.games.store.rules import STORE_HOLDER
 from bot.ingress.imap import ImapPoller
 from bot.outbound.sender import deliver_pending
 from bot.outbound.transports import MaildirTransport, SmtpTransport
 from bot.posts import compose_post
 from bot.runner import advance_to, replay_archive, store_message
-from bot.store.models import ActionRecord, Message, OutboxMessage
+from bot.store.models import ActionRecord, LedgerEntry, Message, OutboxMessage
 from bot.testing.apps import append_to_mailbox, game_settings, imap_settings
 from bot.testing.dovecot import DovecotServer
 from bot.testing.go_game import LIST_ADDRESS
@@ -668,6 +669,26 @@ def test_store_purchases_are_paid_to_the_store_and_arena_tools_are_the_arenas(
             select(ActionRecord).where(ActionRecord.action == "unrefereed.arena")
         ).all()
     assert [row.rule for row in arena] == ["1912"]
+
+
+def test_the_twiddlers_display_shows_the_stores_tildex_as_any_holders(world: World) -> None:
+    """Rule 1911: the price is given "to the Store"; rule 21 A.2: "the amount of Tildex any
+    game entity possesses" on a public display."""
+    for app in (world.scratch, world.live, world.replayed):
+        text, data = every_view(app, "holdings")
+        assert "the Store: 1260~\n" in text
+        assert data["the Store"] == {"tildex": 1260}
+        assert text.index("Alice:") < text.index("the Store:")  # the players first
+    with world.scratch.session_factory() as session:
+        entries = session.scalars(
+            select(LedgerEntry).where(LedgerEntry.entity == STORE_HOLDER)
+        ).all()
+    # One entry per purchase, each naming its post and rule 1911 (the Store's Inventory).
+    assert sum(entry.amount for entry in entries) == 7 * 130 + 250 + 100
+    assert {(entry.rule, entry.source, entry.player_id) for entry in entries} == {
+        ("1911", "post", None)
+    }
+    assert all(entry.message_pk is not None for entry in entries)
 
 
 def test_gifts_of_objects(world: World) -> None:

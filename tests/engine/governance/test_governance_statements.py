@@ -97,7 +97,9 @@ def statements_of_governance_posts(folder: Path, extra: int) -> dict[str, int]:
             counts[kind] = len(statements)
         with counted(table.app.engine) as statements, table.app.session_factory() as session:
             (section,) = twiddler_sections(session, table.app.services, nday_start(1, 8))
-        assert len(section.lines) == len(NAMED) + extra + 1  # and Zed
+        # And Zed, and the Basin's line: it created Zed's 500~ this nweek (rule 21 A.2).
+        assert len(section.lines) == len(NAMED) + extra + 2
+        assert section.lines[-1].startswith("the Basin: created 500~ of its 10000~")
         counts["twiddler digest"] = len(statements)
         return counts
     finally:
