@@ -36,6 +36,7 @@ from datetime import UTC, datetime, time, timedelta
 
 from sqlalchemy import Connection, event
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import flag_modified, set_committed_value
 
 from bot.engine import timed
 from bot.engine.bandwidth import grant_starting_bandwidth, reset_bandwidth
@@ -99,6 +100,10 @@ def advance_clock(
     """
     # Once per unit of work: the Clock switches and settings recorded so far
     # (bot.engine.rule_changes), so the Clock reads the same as in a replay.
+    if memory is not None:
+        # Before anything reads it: the session's look-ups of the mark must
+        # find the instant handled so far, which only this object holds.
+        memory.attach_mark(session)
     if memory is None or memory.rules_may_have_changed():
         services.rules.refresh(session)
     if until < services.clock.epoch:
@@ -116,6 +121,8 @@ def advance_clock(
             _handle_pieces(session, services, (mark.handled_until, until), skip, writes, None)
     else:
         _handle_pieces(session, services, (mark.handled_until, until), skip, memory.writes, memory)
+        memory.move_mark(until)
+        return
     mark.handled_until = until
 
 
@@ -292,7 +299,10 @@ class ClockMemory:
     the recorded rule changes and each event's next due instant, although a
     post rarely changes any of them.  This keeps:
 
-    * the mark (``ClockMark``), read and locked once for the transaction;
+    * the mark (``ClockMark``), read and locked once for the transaction,
+      and written once, when the transaction ends: in between, the instant
+      handled is kept on the object as if written (the session's reads of
+      it, ``session.get``, find it there), not UPDATEd after every post;
     * the rule changes, read again only after a statement wrote to
       ``rule_change`` (or one the watch cannot place), as a rule change or a
       Clock stop does;
@@ -314,13 +324,29 @@ class ClockMemory:
         self._due: DueInstants | None = None
         self._read_with: tuple[object, object] | None = None
         self._rules_read = False
+        self._mark_moved = False
 
     def __enter__(self) -> ClockMemory:
         self.writes.__enter__()
         return self
 
-    def __exit__(self, *exception: object) -> None:
-        self.writes.__exit__(*exception)
+    def __exit__(self, error_type: type[BaseException] | None, *exception: object) -> None:
+        self.writes.__exit__(error_type, *exception)
+        if error_type is None:
+            self._write_mark()
+
+    def move_mark(self, until: datetime) -> None:
+        """The events are handled up to ``until``: written with the transaction's end."""
+        assert self._mark is not None
+        set_committed_value(self._mark, "handled_until", until)
+        self._mark_moved = True
+
+    def _write_mark(self) -> None:
+        if self._mark is None or not self._mark_moved:
+            return
+        self.attach_mark(self.session)
+        flag_modified(self._mark, "handled_until")  # flushed by the COMMIT that follows
+        self._mark_moved = False
 
     def rules_may_have_changed(self) -> bool:
         """Whether the rule changes must be read again (True at first)."""
@@ -330,12 +356,15 @@ class ClockMemory:
         tables = self.writes.tables
         return tables is None or RULE_CHANGE_TABLE in tables
 
+    def attach_mark(self, session: Session) -> None:
+        """Attach the mark again after the session let it go (between two posts)."""
+        if self._mark is not None and self._mark not in session:
+            session.add(self._mark)  # this transaction alone writes it
+
     def mark(self, session: Session) -> ClockMark | None:
-        """The Clock's mark, read once; attached again after the session let it go."""
+        """The Clock's mark, read once for the transaction."""
         if self._mark is None:
             self._mark = _read_mark(session)
-        elif self._mark not in session:
-            session.add(self._mark)  # unchanged since: this transaction alone writes it
         return self._mark
 
     def due_instants(self, services: Services) -> DueInstants:
