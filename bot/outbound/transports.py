@@ -76,13 +76,19 @@ class MaildirTransport:
 
     @contextmanager
     def deferred(self) -> Iterator[None]:
-        """Within: mails are made durable by ``settle`` together, not one by one."""
+        """Within: mails are made durable by ``settle`` together, not one by one.
+
+        Mails not settled when an error ends it stay in ``tmp/``, where no
+        reader looks: their rows are not marked sent, and are sent again.
+        """
         self.deferring = True
         try:
             yield
-        finally:
             self.settle()
+        finally:
             self.deferring = False
+            self._written = {}
+            self._present = None
 
     def _delivered(self, name: str) -> bool:
         if not self.deferring:
