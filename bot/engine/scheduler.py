@@ -146,7 +146,7 @@ def _handle_pieces(
     what happens at a midnight (ntime events, rule 3 A; digests) sees the
     game as it stood then, not as later pieces of a long gap leave it.
     """
-    events = timed_events(services)
+    events = timed_events(services) if memory is None else memory.events(services)
     due = DueInstants(session, services) if memory is None else memory.due_instants(services)
     for piece in pieces_between(*interval):
         midnight = _midnight_between(*piece)
@@ -325,6 +325,7 @@ class ClockMemory:
         self._read_with: tuple[object, object] | None = None
         self._rules_read = False
         self._mark_moved = False
+        self._events: tuple[TimedEvent, ...] | None = None
 
     def __enter__(self) -> ClockMemory:
         self.writes.__enter__()
@@ -367,6 +368,12 @@ class ClockMemory:
             self._mark = _read_mark(session)
         return self._mark
 
+    def events(self, services: Services) -> tuple[TimedEvent, ...]:
+        """``timed_events``, sorted once for the transaction (the enabled games are fixed)."""
+        if self._events is None:
+            self._events = timed_events(services)
+        return self._events
+
     def due_instants(self, services: Services) -> DueInstants:
         """The answers still right after what the posts since the last advance wrote."""
         written = self.writes.take_tables()
@@ -378,7 +385,7 @@ class ClockMemory:
             # The Clock or the settings changed: every answer may have.
             self._due.forget_read_from(None, ())
         else:
-            self._due.forget_read_from(written, timed_events(services))
+            self._due.forget_read_from(written, self.events(services))
         self._read_with = read_with
         return self._due
 
