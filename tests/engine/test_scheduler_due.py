@@ -16,7 +16,9 @@ writes make every answer be asked again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -37,6 +39,7 @@ from bot.runner import advance_to, replay_archive
 from bot.store.models import ClockMark, DiceSeed, LedgerEntry, OutboxMessage, PollRow, RuleChange
 from bot.testing.go_game import EPOCH
 from bot.testing.governance_week import (
+    BALLOT_CLOSES,
     END,
     MINISTRIES,
     week_app,
@@ -361,3 +364,44 @@ def test_the_governance_nweek_is_judged_in_batches_as_one_post_per_transaction(
         patch.setattr(runner, "REPLAY_BATCH", 1)
         one_by_one = replayed_week(tmp_path / "one-by-one")
     assert batched == one_by_one
+
+
+# The tables a SELECT reads: after FROM or JOIN, names quoted or not.
+READ_TABLE = re.compile(r'\b(?:FROM|JOIN)\s+"?([A-Za-z_]\w*)"?', re.IGNORECASE)
+
+
+def test_each_declared_next_due_reads_only_the_tables_it_names(tmp_path: Path) -> None:
+    """A batch keeps an answer until a table it names is written: it must name them all."""
+    app = week_app(tmp_path / "bot")
+    try:
+        advance_to(app, EPOCH)
+        posts = tuple(post for post in week_posts() if post.at < BALLOT_CLOSES)
+        archive = write_week_mbox(tmp_path / "week.mbox", posts)
+        replay_archive(app, archive, MaildirTransport(tmp_path / "out"), until=posts[-1].at)
+        read: dict[str, set[str]] = {}
+        with app.session_factory() as session:
+            for timed_event in scheduler.timed_events(app.services):
+                declared = scheduler.answer_reads(timed_event)
+                if declared is None or timed_event.next_due is None:
+                    continue
+                tables = read.setdefault(scheduler.handler_name(timed_event.handler), set())
+                with tables_read(session, tables):
+                    timed_event.next_due(session, app.services, posts[-1].at)
+                assert tables <= declared, scheduler.handler_name(timed_event.handler)
+        # Not vacuous: the open polls and Elections were read, by the events that name them.
+        assert {"poll", "election"} <= set().union(*read.values())
+    finally:
+        app.dispose()
+
+
+@contextmanager
+def tables_read(session: Session, tables: set[str]) -> Iterator[None]:
+    def record(connection: object, cursor: object, statement: str, *rest: object) -> None:
+        tables.update(name.lower() for name in READ_TABLE.findall(statement))
+
+    connection = session.connection()
+    event.listen(connection, "before_cursor_execute", record)
+    try:
+        yield
+    finally:
+        event.remove(connection, "before_cursor_execute", record)
