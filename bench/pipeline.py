@@ -22,7 +22,9 @@
    ``--baseline REF``, each round also runs the same command on the code of
    git revision REF (exported to a scratch folder and put first on
    ``PYTHONPATH``), in turn with this checkout's, so that both ratios come
-   from one run under the same load.
+   from one run under the same load.  Each command keeps its bytecode in
+   the workspace (``PYTHONPYCACHEPREFIX``), compiled by one untimed run
+   before the rounds, as an installed package has its modules compiled.
 3. Times the command's fixed cost (a replay of an empty archive).
 4. Checks round 1's database against the generator's expectations (every
    ruling, every reply, every status; shunted posts with their tracebacks)
@@ -172,7 +174,7 @@ def cli_replay(
         prepared.until.isoformat(),
     ]
     started = time.perf_counter()
-    environment = clean_environment()
+    environment = bytecode_environment(prepared)
     if code is not None:
         environment["PYTHONPATH"] = str(code)
     finished = subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
@@ -180,6 +182,32 @@ def cli_replay(
     if finished.returncode != 0:
         raise SystemExit(f"nomicbot replay failed ({finished.returncode}):\n{finished.stderr}")
     return seconds, finished.stdout.strip(), config.parent
+
+
+def bytecode_environment(prepared: Prepared) -> dict[str, str]:
+    """The command's environment, with its bytecode kept in the workspace.
+
+    An installed nomicbot has its modules compiled (pip compiles a wheel's
+    modules as it installs them); a checkout run with PYTHONDONTWRITEBYTECODE
+    compiles every module at every start, about a second of a replay that is
+    not the bot's.  Here each run reads and writes its bytecode in the
+    workspace (PYTHONPYCACHEPREFIX), never in the checkout, and
+    ``warm_bytecode`` fills it before the timed rounds, for this checkout's
+    code and the baseline's alike.
+    """
+    environment = clean_environment()
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    environment["PYTHONPYCACHEPREFIX"] = str(prepared.folder / "bytecode")
+    return environment
+
+
+def warm_bytecode(prepared: Prepared, baseline_code: Path | None) -> None:
+    """One untimed replay of an empty archive per code tree: their bytecode, compiled once."""
+    empty = prepared.folder / "empty.mbox"
+    empty.touch()
+    for code in (None, baseline_code) if baseline_code is not None else (None,):
+        _seconds, _summary, data = cli_replay(prepared, empty, "warm-up", code)
+        shutil.rmtree(data)
 
 
 @dataclass
@@ -483,6 +511,8 @@ def main(argv: list[str] | None = None) -> int:
         if arguments.baseline:
             baseline_code = export_revision(arguments.baseline, folder / "baseline-code")
             print(f"baseline: {arguments.baseline}, exported to {baseline_code}")
+        warm_bytecode(prepared, baseline_code)
+        print("bytecode compiled once before the rounds, as an installed package has it")
         print(f"timing up to {arguments.rounds} round(s) of (a) and (b), in turn")
         result = time_rounds(prepared, arguments.rounds, budget, baseline_code)
         startup = time_startup(prepared, 3)

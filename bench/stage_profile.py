@@ -13,7 +13,8 @@ Each stage is the function that runs it, named where its caller looks it up
 "Queue query + flush + commit" is what the worker's entry points
 (``process_next``, and ``process_batch`` in a replay) spend outside the
 stages: the queue query, the flush of every row the post wrote (the Go
-state's JSON is encoded there) and the commits.
+state's JSON is encoded there) and the commits; the wait for the posts
+prepared in the other process is a stage of its own.
 """
 
 from __future__ import annotations
@@ -42,10 +43,12 @@ class StageSpec:
     indent: int = 0  # 1: part of the stage above
 
 
+PREPARED_TAKE = "bot.engine.prepare:ParallelPipeline.take"
+
 STAGES: tuple[StageSpec, ...] = (
     StageSpec("read the mbox (mailbox module)", ("bot.runner:archive_posts",)),
     StageSpec("count posts (mailbox module)", ("bot.runner:count_posts",)),
-    StageSpec("store raw posts (ingest, one commit each)", ("bot.runner:store_message",)),
+    StageSpec("store raw posts (ingest, a commit per batch)", ("bot.runner:ingest_many",)),
     StageSpec("scheduler: nweek events before each post", ("bot.engine.worker:advance_clock",)),
     StageSpec(
         "pipeline: decode", ("bot.pipeline:STAGES/decode", "bot.pipeline:STAGES/decode_body")
@@ -73,11 +76,17 @@ STAGES: tuple[StageSpec, ...] = (
     StageSpec("dice rolls", ("bot.engine.games.dice:DiceAdapter.apply",), 1),
     StageSpec("engine: record rulings", ("bot.engine.unit:_record_rulings",)),
     StageSpec("reply rendering (Jinja + MIME)", ("bot.engine.unit:compose_ruling_reply",)),
-    StageSpec("outbox delivery (Maildir, fsync)", ("bot.runner:deliver",)),
+    StageSpec("outbox delivery (Maildir)", ("bot.runner:deliver",)),
+    # The judging process waits here when the preparing one is behind.
+    StageSpec("waiting for the preparing process", (PREPARED_TAKE,)),
 )
 QUEUE_LABEL = "queue query + flush + commit"
 WORKER_ENTRIES = ("bot.engine.worker:process_next", "bot.engine.worker:process_batch")
-QUEUE_INSIDE = ("bot.engine.worker:process_message", "bot.engine.worker:advance_clock")
+QUEUE_INSIDE = (
+    "bot.engine.worker:process_message",
+    "bot.engine.worker:advance_clock",
+    PREPARED_TAKE,
+)
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from bot.ingress.ingest import (
 from bot.ingress.instant import STAMP_SECOND, WINDOW
 from bot.ingress.replay import archive_posts, count_posts
 from bot.outbound.sender import DeliveryReport, deliver_pending
-from bot.outbound.transports import Transport
+from bot.outbound.transports import Transport, deferred_durability
 from bot.pipeline import PipelineSettings
 from bot.pipeline.admin import verified_record
 from bot.store.lease import lease_for
@@ -147,7 +147,10 @@ def replay_archive(
                     batch=REPLAY_BATCH,
                 )
     advance_to(app, until or datetime.now(UTC))
-    delivery = deliver(app, transport)
+    # One sync of the Maildir per batch of mails rather than one per mail;
+    # the live daemon keeps one per mail (bot.outbound.transports).
+    with deferred_durability(transport):
+        delivery = deliver(app, transport)
     return ReplayReport(total, stored, duplicates, queue, delivery)
 
 

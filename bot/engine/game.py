@@ -116,7 +116,11 @@ class TimedEvent:
     event shunted under such a name can still run again.  ``next_due``: when
     the handler next has something to do (``bot.engine.timed``), so that the
     scheduler can pass over the intervals before; without it the handler
-    runs over every interval.
+    runs over every interval.  ``next_due_reads``: the tables whose rows
+    ``next_due``'s answer is read from (besides the Clock and the settings),
+    so that a replay judging many posts in one transaction keeps the answer
+    until one of them is written; None when unknown: asked again before
+    each post.
     """
 
     handler: TimedHandler
@@ -125,6 +129,7 @@ class TimedEvent:
     reports: bool = False
     recorded_as: tuple[str, ...] = ()
     next_due: NextDue | None = None
+    next_due_reads: frozenset[str] | None = None
 
     def order(self) -> tuple[int, int, int, int]:
         """Rule 3 C: events of higher precedence first; reports after every event."""

@@ -15,7 +15,7 @@ import logging
 import multiprocessing
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import fields
 from multiprocessing.connection import wait
@@ -28,6 +28,11 @@ log = logging.getLogger(__name__)
 
 # How many posts ahead of the engine the other process may run.
 WINDOW = 64
+# Posts sent to the other process per task.  One task per post cost the
+# judging process a round trip each (the settings pickled again, the
+# executor's threads woken), and left the other process waiting between
+# posts for the busy judging process to hand it the next one.
+CHUNK = 16
 
 
 def _mapping_proxy(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
@@ -53,6 +58,25 @@ def _prepare(raw: bytes, settings: PipelineSettings) -> Prepared:
         for item in fields(context)
         if item.name not in _KEPT_HERE
     }
+
+
+def _prepare_each(
+    prepare: Callable[[bytes, PipelineSettings], Prepared],
+    raws: list[bytes],
+    settings: PipelineSettings,
+) -> list[Prepared | None]:
+    """``prepare`` of each post; None for a post whose stages raised.
+
+    Such a post is prepared again by the judging process, which meets the
+    same defect there and shunts the post with its traceback.
+    """
+    results: list[Prepared | None] = []
+    for raw in raws:
+        try:
+            results.append(prepare(raw, settings))
+        except Exception:
+            results.append(None)
+    return results
 
 
 # The exit status of a preparing process whose parent died.
@@ -93,7 +117,8 @@ class ParallelPipeline:
             mp_context=multiprocessing.get_context("spawn"),
             initializer=exit_with_parent,
         )
-        self.pending: dict[int, tuple[bytes, Future[Prepared]]] = {}
+        # message pk -> its bytes, the task preparing it, and its place in the task
+        self.pending: dict[int, tuple[bytes, Future[list[Prepared | None]], int]] = {}
         self.broken = False
 
     def __enter__(self) -> Self:
@@ -110,11 +135,15 @@ class ParallelPipeline:
     def submit(self, posts: Iterable[tuple[int, bytes]]) -> None:
         if self.broken:
             return
+        waiting = [(pk, raw) for pk, raw in posts if pk not in self.pending]
         try:
-            for message_pk, raw in posts:
-                if message_pk not in self.pending:
-                    future = self.pool.submit(_prepare, raw, self.settings)
-                    self.pending[message_pk] = (raw, future)
+            for start in range(0, len(waiting), CHUNK):
+                chunk = waiting[start : start + CHUNK]
+                raws = [raw for _pk, raw in chunk]
+                # _prepare is passed by name, read here: the other process runs this one.
+                future = self.pool.submit(_prepare_each, _prepare, raws, self.settings)
+                for index, (message_pk, raw) in enumerate(chunk):
+                    self.pending[message_pk] = (raw, future, index)
         except BrokenExecutor:
             self._give_up("the preparing process died")
 
@@ -125,11 +154,14 @@ class ParallelPipeline:
         left to the caller's own run of the stages, which raises the same
         defect in this process, where it is shunted with its traceback.
         """
-        raw, future = self.pending.pop(message_pk, (b"", None))
+        raw, future, index = self.pending.pop(message_pk, (b"", None, 0))
         if future is None:
             return None
         try:
-            return PostContext(raw=raw, settings=self.settings, **future.result())
+            prepared = future.result()[index]
+            if prepared is None:
+                return None  # the stages raised there: the caller's own run shunts the post
+            return PostContext(raw=raw, settings=self.settings, **prepared)
         except BrokenExecutor:
             self._give_up("the preparing process died")
         except Exception:  # reproduced, and shunted, by the caller's own run

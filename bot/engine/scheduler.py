@@ -29,12 +29,14 @@ first instant handled is at or after the epoch.
 
 from __future__ import annotations
 
+import re
 import traceback
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, time, timedelta
 
 from sqlalchemy import Connection, event
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import flag_modified, set_committed_value
 
 from bot.engine import timed
 from bot.engine.bandwidth import grant_starting_bandwidth, reset_bandwidth
@@ -43,9 +45,10 @@ from bot.engine.services import Services
 from bot.games import dice
 from bot.outbound.compose import compose_report
 from bot.store.errors import is_system_defect, is_transient, summary
-from bot.store.models import ClockMark, DiceSeed
+from bot.store.models import ClockMark, DiceSeed, RuleChange
 
 CLOCK_MARK_ID = 1
+RULE_CHANGE_TABLE = RuleChange.__tablename__
 
 # (handler name, end of the interval it was run over): events not to run.
 EventKey = tuple[str, datetime]
@@ -77,11 +80,18 @@ class TimedEventFailed(Exception):
 
 
 def advance_clock(
-    session: Session, services: Services, until: datetime, skip: frozenset[EventKey] = frozenset()
+    session: Session,
+    services: Services,
+    until: datetime,
+    skip: frozenset[EventKey] = frozenset(),
+    memory: ClockMemory | None = None,
 ) -> None:
     """Handle every event due after the last handled instant, up to ``until``.
 
-    Events named in ``skip`` are passed over (they were shunted).
+    Events named in ``skip`` are passed over (they were shunted).  With
+    ``memory`` (the posts of one transaction, ``ClockMemory``), what was
+    read for the posts before is used again where nothing written since
+    can have changed it.
 
     Raises:
         TimedEventFailed: a handler raised; nothing of this call may be committed.
@@ -90,12 +100,15 @@ def advance_clock(
     """
     # Once per unit of work: the Clock switches and settings recorded so far
     # (bot.engine.rule_changes), so the Clock reads the same as in a replay.
-    services.rules.refresh(session)
+    if memory is not None:
+        # Before anything reads it: the session's look-ups of the mark must
+        # find the instant handled so far, which only this object holds.
+        memory.attach_mark(session)
+    if memory is None or memory.rules_may_have_changed():
+        services.rules.refresh(session)
     if until < services.clock.epoch:
         return  # the game has not begun: nothing is due yet
-    # FOR UPDATE (PostgreSQL): a second writer waits here instead of
-    # handling the same events twice.
-    mark = session.get(ClockMark, CLOCK_MARK_ID, with_for_update=True)
+    mark = memory.mark(session) if memory is not None else _read_mark(session)
     if mark is None:
         session.add(ClockMark(id=CLOCK_MARK_ID, handled_until=until))
         for handler in FIRST_INSTANT_HANDLERS:
@@ -103,21 +116,46 @@ def advance_clock(
         return
     if until <= mark.handled_until:
         return
-    # The interval is cut at every 00:00 UTC and handled piece by piece, so
-    # what happens at a midnight (ntime events, rule 3 A; digests) sees the
-    # game as it stood then, not as later pieces of a long gap leave it.
-    events = timed_events(services)
-    due = DueInstants(session, services)
-    with WriteWatch(session) as writes:
-        for piece in pieces_between(mark.handled_until, until):
-            midnight = _midnight_between(*piece)
-            for event in events:
-                if not midnight and event.at_midnight:
-                    continue
-                if due.falls_in(event, piece):
-                    _run(event.handler, session, services, piece, until, skip)
-                    due.forget(everything=writes.changed_since_asked(), event=event)
+    if memory is None:
+        with WriteWatch(session) as writes:
+            _handle_pieces(session, services, (mark.handled_until, until), skip, writes, None)
+    else:
+        _handle_pieces(session, services, (mark.handled_until, until), skip, memory.writes, memory)
+        memory.move_mark(until)
+        return
     mark.handled_until = until
+
+
+def _read_mark(session: Session) -> ClockMark | None:
+    # FOR UPDATE (PostgreSQL): a second writer waits here instead of
+    # handling the same events twice.
+    return session.get(ClockMark, CLOCK_MARK_ID, with_for_update=True)
+
+
+def _handle_pieces(
+    session: Session,
+    services: Services,
+    interval: tuple[datetime, datetime],
+    skip: frozenset[EventKey],
+    writes: WriteWatch,
+    memory: ClockMemory | None,
+) -> None:
+    """Run the events due over ``interval``, cut at each midnight.
+
+    The interval is cut at every 00:00 UTC and handled piece by piece, so
+    what happens at a midnight (ntime events, rule 3 A; digests) sees the
+    game as it stood then, not as later pieces of a long gap leave it.
+    """
+    events = timed_events(services) if memory is None else memory.events(services)
+    due = DueInstants(session, services) if memory is None else memory.due_instants(services)
+    for piece in pieces_between(*interval):
+        midnight = _midnight_between(*piece)
+        for timed_event in events:
+            if not midnight and timed_event.at_midnight:
+                continue
+            if due.falls_in(timed_event, piece):
+                _run(timed_event.handler, session, services, piece, interval[1], skip)
+                due.forget(everything=writes.changed_since_asked(), event=timed_event)
 
 
 class DueInstants:
@@ -127,8 +165,9 @@ class DueInstants:
     each handler that runs may create what falls due later in the same
     advance (a Ballot's polls, an Election's next phase), so every answer is
     forgotten then; the answer of a handler that ran is used up, so its own
-    is forgotten even when it wrote nothing.  It is never kept beyond one
-    ``advance_clock``: the post judged next may add deadlines too.
+    is forgotten even when it wrote nothing.  It is kept beyond one
+    ``advance_clock`` only by a ``ClockMemory``, which forgets the answers
+    read from what the posts judged since have written.
     """
 
     def __init__(self, session: Session, services: Services) -> None:
@@ -167,9 +206,30 @@ class DueInstants:
         else:
             self.known.pop(id(event), None)
 
+    def forget_read_from(self, tables: frozenset[str] | None, events: Iterable[TimedEvent]) -> None:
+        """Forget the answers of ``events`` read from ``tables`` (None: every answer)."""
+        if tables is None:
+            self.known.clear()
+            return
+        for timed_event in events:
+            reads = answer_reads(timed_event)
+            if reads is None or not reads.isdisjoint(tables):
+                self.known.pop(id(timed_event), None)
+
+
+def answer_reads(event: TimedEvent) -> frozenset[str] | None:
+    """The tables ``event``'s next due answer is read from; None when unknown.
+
+    The calendar's instants (``bot.engine.timed``) are read from the Clock
+    alone.
+    """
+    if event.next_due in CALENDAR_ANSWERS:
+        return frozenset()
+    return event.next_due_reads
+
 
 class WriteWatch:
-    """Whether the session wrote anything since last asked.
+    """Whether the session wrote anything since last asked, and to which tables.
 
     A write is a statement other than a read on the session's connection
     (a flush, or a bulk ``delete``), or objects added, changed or deleted
@@ -182,6 +242,9 @@ class WriteWatch:
         self.session = session
         self.connection = session.connection()
         self.writes = 0
+        # The tables written since last taken; None once a statement wrote
+        # where its text does not say (a rollback to a savepoint, a pragma).
+        self.tables: set[str] | None = set()
 
     def __enter__(self) -> WriteWatch:
         event.listen(self.connection, "before_cursor_execute", self._count)
@@ -191,14 +254,140 @@ class WriteWatch:
         event.remove(self.connection, "before_cursor_execute", self._count)
 
     def _count(self, connection: Connection, cursor: object, statement: str, *rest: object) -> None:
-        if statement.lstrip()[:6].upper() != "SELECT":
-            self.writes += 1
+        text = statement.lstrip()
+        verb = text[:9].upper()
+        if verb.startswith("SELECT"):
+            return
+        self.writes += 1
+        if self.tables is None or verb.startswith(("SAVEPOINT", "RELEASE")):
+            return  # a savepoint is begun or kept: nothing is written by it
+        written = _WRITTEN_TABLE.match(text)
+        if written is None:
+            self.tables = None
+        else:
+            self.tables.add(written.group(1).lower())
 
     def changed_since_asked(self) -> bool:
         session = self.session
         changed = bool(self.writes or session.new or session.dirty or session.deleted)
         self.writes = 0
         return changed
+
+    def take_tables(self) -> frozenset[str] | None:
+        """The tables written since last taken (None: unknown, any may be)."""
+        session = self.session
+        tables = self.tables
+        self.tables = set()
+        self.writes = 0
+        if tables is None or session.new or session.dirty or session.deleted:
+            return None  # not flushed yet: where it will be written is not known here
+        return frozenset(tables)
+
+
+# INSERT INTO t, INSERT OR IGNORE INTO t, UPDATE t, DELETE FROM t (names quoted or not).
+_WRITTEN_TABLE = re.compile(
+    r'(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+"?([A-Za-z_]\w*)"?(?:\s|\(|$)',
+    re.IGNORECASE,
+)
+
+
+class ClockMemory:
+    """What ``advance_clock`` keeps between the posts judged in one transaction.
+
+    A replay judges many posts per transaction (``bot.engine.worker.process_batch``).
+    Between two of them, the scheduler would read again the Clock's mark,
+    the recorded rule changes and each event's next due instant, although a
+    post rarely changes any of them.  This keeps:
+
+    * the mark (``ClockMark``), read and locked once for the transaction,
+      and written once, when the transaction ends: in between, the instant
+      handled is kept on the object as if written (the session's reads of
+      it, ``session.get``, find it there), not UPDATEd after every post;
+    * the rule changes, read again only after a statement wrote to
+      ``rule_change`` (or one the watch cannot place), as a rule change or a
+      Clock stop does;
+    * the next due answers (``DueInstants``), each forgotten once a table
+      it is read from (``TimedEvent.next_due_reads``) was written, every one
+      when the Clock or the settings changed, and those of events that do
+      not say what they read before every post.
+
+    So every event is still found due between the same two posts as with
+    one transaction per post: an answer is used again only while what it
+    was read from is unchanged.  Live, each post has a transaction of its
+    own and nothing is kept.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.writes = WriteWatch(session)
+        self._mark: ClockMark | None = None
+        self._due: DueInstants | None = None
+        self._read_with: tuple[object, object] | None = None
+        self._rules_read = False
+        self._mark_moved = False
+        self._events: tuple[TimedEvent, ...] | None = None
+
+    def __enter__(self) -> ClockMemory:
+        self.writes.__enter__()
+        return self
+
+    def __exit__(self, error_type: type[BaseException] | None, *exception: object) -> None:
+        self.writes.__exit__(error_type, *exception)
+        if error_type is None:
+            self._write_mark()
+
+    def move_mark(self, until: datetime) -> None:
+        """The events are handled up to ``until``: written with the transaction's end."""
+        assert self._mark is not None
+        set_committed_value(self._mark, "handled_until", until)
+        self._mark_moved = True
+
+    def _write_mark(self) -> None:
+        if self._mark is None or not self._mark_moved:
+            return
+        self.attach_mark(self.session)
+        flag_modified(self._mark, "handled_until")  # flushed by the COMMIT that follows
+        self._mark_moved = False
+
+    def rules_may_have_changed(self) -> bool:
+        """Whether the rule changes must be read again (True at first)."""
+        if not self._rules_read:
+            self._rules_read = True
+            return True
+        tables = self.writes.tables
+        return tables is None or RULE_CHANGE_TABLE in tables
+
+    def attach_mark(self, session: Session) -> None:
+        """Attach the mark again after the session let it go (between two posts)."""
+        if self._mark is not None and self._mark not in session:
+            session.add(self._mark)  # this transaction alone writes it
+
+    def mark(self, session: Session) -> ClockMark | None:
+        """The Clock's mark, read once for the transaction."""
+        if self._mark is None:
+            self._mark = _read_mark(session)
+        return self._mark
+
+    def events(self, services: Services) -> tuple[TimedEvent, ...]:
+        """``timed_events``, sorted once for the transaction (the enabled games are fixed)."""
+        if self._events is None:
+            self._events = timed_events(services)
+        return self._events
+
+    def due_instants(self, services: Services) -> DueInstants:
+        """The answers still right after what the posts since the last advance wrote."""
+        written = self.writes.take_tables()
+        read_with = (services.clock.config, services.rules.timeline)
+        known = self._read_with
+        if self._due is None:
+            self._due = DueInstants(self.session, services)
+        elif known is None or read_with[0] is not known[0] or read_with[1] is not known[1]:
+            # The Clock or the settings changed: every answer may have.
+            self._due.forget_read_from(None, ())
+        else:
+            self._due.forget_read_from(written, self.events(services))
+        self._read_with = read_with
+        return self._due
 
 
 def timed_events(services: Services) -> tuple[TimedEvent, ...]:
@@ -340,3 +529,6 @@ OWN_EVENTS: tuple[TimedEvent, ...] = (
     TimedEvent(open_begun_nweeks, rule(9), at_midnight=True, next_due=timed.next_nweek_start),
     TimedEvent(reset_bandwidth, rule(212), next_due=timed.next_nweek_start),
 )
+
+# Next due functions that answer from the Clock alone (rule 3 A).
+CALENDAR_ANSWERS: frozenset[object] = frozenset({timed.next_checkpoint, timed.next_nweek_start})

@@ -37,7 +37,7 @@ from bot.engine.event_shunts import queued_event_count, rerun_queued_events, set
 from bot.engine.players import remember_players
 from bot.engine.prepare import WINDOW, ParallelPipeline
 from bot.engine.rule_changes import release_held_posts
-from bot.engine.scheduler import TimedEventFailed, advance_clock
+from bot.engine.scheduler import ClockMemory, TimedEventFailed, advance_clock
 from bot.engine.services import Services
 from bot.engine.unit import process_message
 from bot.store.errors import is_system_defect, is_transient, summary
@@ -144,9 +144,14 @@ def process_batch(
     """
     judged = 0
     try:
-        with session_factory() as session, session.begin(), BatchQueue(session, size) as queue:
+        with (
+            session_factory() as session,
+            session.begin(),
+            BatchQueue(session, size) as queue,
+            ClockMemory(session) as memory,
+        ):
             remember_players(session)
-            while judged < size and _judge_in_batch(session, services, pipeline, queue):
+            while judged < size and _judge_in_batch(session, services, pipeline, queue, memory):
                 judged += 1
     except Exception as error:
         if is_transient(error) or is_system_defect(error):
@@ -161,6 +166,7 @@ def _judge_in_batch(
     services: Services,
     pipeline: ParallelPipeline | None,
     queue: BatchQueue,
+    memory: ClockMemory,
 ) -> bool:
     """Judge the next queued post in the batch's transaction; False if none is queued."""
     if pipeline is not None and pipeline.in_flight < WINDOW // 2:
@@ -168,7 +174,7 @@ def _judge_in_batch(
     message = queue.next()
     if message is None:
         return False
-    advance_clock(session, services, message.received_at)
+    advance_clock(session, services, message.received_at, memory=memory)
     prepared = pipeline.take(message.id) if pipeline is not None else None
     process_message(session, message, services, prepared)
     # The next post starts from the database, as in a session of its own:

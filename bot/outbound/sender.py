@@ -42,7 +42,7 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, Result, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.outbound.transports import Transport
+from bot.outbound.transports import Transport, settle
 from bot.store.models import OutboxMessage
 
 log = logging.getLogger(__name__)
@@ -132,6 +132,7 @@ def _deliver_batch(
             continue
         sent_ids.append(row.id)
         results.append("sent")
+    settle(transport)  # a deferring Maildir's mails are durable before they are marked sent
     if sent_ids:
         with session_factory.begin() as session:
             session.execute(

@@ -8,7 +8,8 @@ import os
 import re
 import smtplib
 import ssl
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Protocol
 
@@ -31,6 +32,13 @@ class MaildirTransport:
     The file is named after the mail's Message-ID, so delivering the same
     outbox row again (after a crash between delivery and the ``sent`` mark)
     finds it already there and writes nothing: exactly once.
+
+    Each mail is made durable (fsync) before it is moved into ``new/``, so
+    that a file found there after a crash is whole.  Within ``deferred()``
+    (a replay's delivery of many mails), the mails are written to ``tmp/``
+    and moved into ``new/`` by ``settle``, which the sender calls before it
+    marks them sent: one sync of the file system before the moves and one
+    after, instead of one fsync per mail, with the same guarantee.
     """
 
     recognises_repeats = True
@@ -38,19 +46,72 @@ class MaildirTransport:
     def __init__(self, path: Path) -> None:
         self.path = path
         mailbox.Maildir(str(path), create=True)  # creates tmp/, new/, cur/
+        self.deferring = False
+        self._written: dict[str, Path] = {}  # final name -> its file in tmp/, not settled yet
+        self._present: set[str] | None = None  # names in new/ and cur/, while deferring
 
     def send(self, raw: bytes, sender: str, recipients: Sequence[str], message_id: str) -> None:
         name = _file_name(message_id)
-        if any((self.path / folder / name).exists() for folder in ("new", "cur")) or any(
-            (self.path / "cur").glob(f"{name}:*")
-        ):
+        if self._delivered(name):
             return
         temporary = self.path / "tmp" / name
         with open(temporary, "wb") as handle:
             handle.write(raw)
+            if self.deferring:
+                self._written[name] = temporary
+                return
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, self.path / "new" / name)
+
+    def settle(self) -> None:
+        """Make the mails written while deferring durable, in ``new/``; nothing else to do."""
+        if self._written:
+            os.sync()  # the files' contents, before any is in new/
+            for name, temporary in self._written.items():
+                os.replace(temporary, self.path / "new" / name)
+            os.sync()  # the moves, before the rows are marked sent
+        self._written = {}
+        self._present = None  # listed again for the next mails
+
+    @contextmanager
+    def deferred(self) -> Iterator[None]:
+        """Within: mails are made durable by ``settle`` together, not one by one.
+
+        Mails not settled when an error ends it stay in ``tmp/``, where no
+        reader looks: their rows are not marked sent, and are sent again.
+        """
+        self.deferring = True
+        try:
+            yield
+            self.settle()
+        finally:
+            self.deferring = False
+            self._written = {}
+            self._present = None
+
+    def _delivered(self, name: str) -> bool:
+        if not self.deferring:
+            return any((self.path / folder / name).exists() for folder in ("new", "cur")) or any(
+                (self.path / "cur").glob(f"{name}:*")
+            )
+        if self._present is None:
+            # One listing per batch of mails, not one per mail; a reader
+            # moving a mail to cur/ adds ":2,..." flags to its name.
+            listed = (*os.listdir(self.path / "new"), *os.listdir(self.path / "cur"))
+            self._present = {entry.partition(":")[0] for entry in listed}
+        return name in self._present or name in self._written
+
+
+def deferred_durability(transport: Transport) -> AbstractContextManager[None]:
+    """``MaildirTransport.deferred`` for a Maildir; nothing for another transport."""
+    return transport.deferred() if isinstance(transport, MaildirTransport) else nullcontext()
+
+
+def settle(transport: Transport) -> None:
+    """Make what ``transport`` was given durable before it is marked sent (a deferring Maildir)."""
+    if isinstance(transport, MaildirTransport):
+        transport.settle()
 
 
 class SmtpTransport:

@@ -280,6 +280,64 @@ def test_a_maildir_delivery_repeated_after_a_crash_writes_once(
     assert len(maildir_files(tmp_path / "out")) == 2
 
 
+def test_a_deferring_maildir_shows_mails_once_settled_and_each_message_id_once(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "out"
+    transport = MaildirTransport(out)
+    transport.send(b"Subject: seen\n\nread\n", SENDER, [], "seen@example.test")
+    [seen] = maildir_files(out)
+    seen.rename(out / "cur" / f"{seen.name}:2,S")  # a reader saw it
+    with transport.deferred():
+        transport.send(b"Subject: one\n\nfirst\n", SENDER, [], "one@example.test")
+        transport.send(b"Subject: one\n\nagain\n", SENDER, [], "one@example.test")
+        transport.send(b"Subject: seen\n\nagain\n", SENDER, [], "seen@example.test")
+        assert len(maildir_files(out)) == 1  # nothing shown before the sync
+        transport.settle()
+        transport.send(b"Subject: one\n\nthird\n", SENDER, [], "one@example.test")
+        transport.send(b"Subject: two\n\nother\n", SENDER, [], "two@example.test")
+    files = maildir_files(out)
+    assert sorted(path.read_bytes() for path in files) == [
+        b"Subject: one\n\nfirst\n",
+        b"Subject: seen\n\nread\n",
+        b"Subject: two\n\nother\n",
+    ]
+    assert list((out / "tmp").iterdir()) == []
+
+
+class DiesBeforeTheSync:
+    """Writes each mail as a deferring Maildir does; the process dies before the sync."""
+
+    recognises_repeats = True
+
+    def __init__(self, maildir: MaildirTransport, sends: int) -> None:
+        self.maildir = maildir
+        self.sends = sends
+
+    def send(self, raw: bytes, sender: str, recipients: Sequence[str], message_id: str) -> None:
+        self.maildir.send(raw, sender, recipients, message_id)
+        self.sends -= 1
+        if self.sends == 0:
+            raise ProcessDied()
+
+
+def test_a_deferred_delivery_cut_short_before_its_sync_is_sent_again_once(
+    outbox_app: App, tmp_path: Path
+) -> None:
+    maildir = MaildirTransport(tmp_path / "out")
+    maildir.deferring = True  # as within deferred(), left without its end: the process died
+    with pytest.raises(ProcessDied):
+        deliver(outbox_app, DiesBeforeTheSync(maildir, sends=2))
+    assert maildir_files(tmp_path / "out") == []  # written, but not shown as delivered
+    assert {row.status for row in rows(outbox_app)} == {"sending"}
+    recover_interrupted(outbox_app.session_factory)
+    again = MaildirTransport(tmp_path / "out")  # the next process
+    with again.deferred():
+        assert deliver(outbox_app, again) == DeliveryReport(2, 0, 0)
+    assert len(maildir_files(tmp_path / "out")) == 2
+    assert {row.status for row in rows(outbox_app)} == {"sent"}
+
+
 # Trust II, item 7: a crash repeats at most the one mail in flight.
 CRASH_MAILS = 120
 # Where each run dies, counted in mails the relay accepted in that run: within

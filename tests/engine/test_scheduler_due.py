@@ -16,16 +16,19 @@ writes make every answer be asked again.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
+from bot import runner
 from bot.app import App
 from bot.config import MinistryEntry
 from bot.engine import scheduler, timed
@@ -33,9 +36,10 @@ from bot.engine.game import TimedEvent, rule
 from bot.engine.services import Services
 from bot.outbound.transports import MaildirTransport
 from bot.runner import advance_to, replay_archive
-from bot.store.models import DiceSeed, LedgerEntry, OutboxMessage, RuleChange
+from bot.store.models import ClockMark, DiceSeed, LedgerEntry, OutboxMessage, PollRow, RuleChange
 from bot.testing.go_game import EPOCH
 from bot.testing.governance_week import (
+    BALLOT_CLOSES,
     END,
     MINISTRIES,
     week_app,
@@ -46,6 +50,8 @@ from bot.testing.governance_week import (
 
 QUIET_MONTH = END + timedelta(days=31, hours=5)  # three nweeks and more, no post
 ADMIN_RECORD = "admin-record"
+POLLS = frozenset({PollRow.__tablename__})
+SEEDS = frozenset({DiceSeed.__tablename__})
 
 
 # With a GM, the Clock stops at the nweek's end and waits for eir recognizer
@@ -253,3 +259,149 @@ def test_a_next_due_function_that_raises_lets_its_handler_run_and_be_shunted(
     # The event is the one to shunt, over its first piece, as when it could not say.
     assert failed.value.handler == scheduler.handler_name(handler)
     assert (failed.value.after, failed.value.until) == (EPOCH + timedelta(hours=1), EPOCH + DAY)
+
+
+# -- a replay's batch: the answers kept between posts, as long as what they read is -----------
+
+
+def judged_in_one_transaction(
+    app: App, instants: list[datetime], post: Callable[[Session, int], None]
+) -> list[datetime]:
+    """Advance to each instant in one transaction, as a batch does, with ``post(session,
+    index)`` written between; the mark as the session found it after each advance."""
+    marks = []
+    with (
+        app.session_factory() as session,
+        session.begin(),
+        scheduler.ClockMemory(session) as memory,
+    ):
+        for index, instant in enumerate(instants):
+            scheduler.advance_clock(session, app.services, instant, memory=memory)
+            post(session, index)
+            mark = session.get(ClockMark, scheduler.CLOCK_MARK_ID)
+            assert mark is not None
+            marks.append(mark.handled_until)
+            session.flush()
+            session.expunge_all()
+    return marks
+
+
+def a_seed(session: Session, index: int) -> None:
+    """What a post writes here: any row; a seed far beyond the test's nweeks."""
+    session.add(DiceSeed(nweek=2000 + index, commitment="toy"))
+
+
+def test_a_batch_asks_again_only_the_answers_read_from_what_a_post_wrote(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    polls, seeds, unknown = Recorder(None), Recorder(None), Recorder(None)
+    with_toy_events(
+        monkeypatch,
+        TimedEvent(polls.handler, rule(9), next_due=polls.next_due, next_due_reads=POLLS),
+        TimedEvent(seeds.handler, rule(10), next_due=seeds.next_due, next_due_reads=SEEDS),
+        TimedEvent(unknown.handler, rule(11), next_due=unknown.next_due),
+    )
+    instants = [EPOCH + timedelta(hours=hour) for hour in (2, 3, 4, 5)]
+    assert judged_in_one_transaction(app, instants, a_seed) == instants
+    # Each post wrote a seed: the answer read from the seeds is asked again
+    # before each post, as is the one that does not say what it reads.
+    assert (polls.asked, seeds.asked, unknown.asked) == (1, 4, 4)
+    assert polls.pieces == seeds.pieces == unknown.pieces == []
+
+
+def test_a_deadline_a_post_sets_in_a_batch_is_met_before_the_next_post(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deadline = Recorder(None)
+    with_toy_events(
+        monkeypatch,
+        TimedEvent(deadline.handler, rule(9), next_due=deadline.next_due, next_due_reads=SEEDS),
+    )
+    due = EPOCH + timedelta(hours=3, minutes=30)
+
+    def sets_a_deadline(session: Session, index: int) -> None:
+        if index == 1:  # the second post sets a deadline, written where it is read from
+            deadline.due = due
+            a_seed(session, index)
+
+    instants = [EPOCH + timedelta(hours=hour) for hour in (2, 3, 4, 5)]
+    judged_in_one_transaction(app, instants, sets_a_deadline)
+    # Handled from the piece before the third post on (the toy's work stays
+    # overdue); asked at the first post, after the post that wrote, and after
+    # its first run, which used the answer up.
+    assert deadline.pieces == [(instants[1], instants[2]), (instants[2], instants[3])]
+    assert deadline.asked == 3
+
+
+def test_a_batch_writes_the_mark_once_and_its_posts_read_it_as_advanced(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_toy_events(monkeypatch)
+    updates: list[str] = []
+
+    def count(connection: object, cursor: object, statement: str, *rest: object) -> None:
+        if statement.startswith("UPDATE clock_mark"):
+            updates.append(statement)
+
+    instants = [EPOCH + timedelta(hours=hour) for hour in (2, 3, 4, 5)]
+    event.listen(app.engine, "before_cursor_execute", count)
+    try:
+        marks = judged_in_one_transaction(app, instants, lambda session, index: None)
+    finally:
+        event.remove(app.engine, "before_cursor_execute", count)
+    assert marks == instants
+    assert len(updates) == 1
+    with app.session_factory() as session:
+        mark = session.get(ClockMark, scheduler.CLOCK_MARK_ID)
+        assert mark is not None and mark.handled_until == instants[-1]
+
+
+def test_the_governance_nweek_is_judged_in_batches_as_one_post_per_transaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    batched = replayed_week(tmp_path / "batched")
+    with monkeypatch.context() as patch:
+        patch.setattr(runner, "REPLAY_BATCH", 1)
+        one_by_one = replayed_week(tmp_path / "one-by-one")
+    assert batched == one_by_one
+
+
+# The tables a SELECT reads: after FROM or JOIN, names quoted or not.
+READ_TABLE = re.compile(r'\b(?:FROM|JOIN)\s+"?([A-Za-z_]\w*)"?', re.IGNORECASE)
+
+
+def test_each_declared_next_due_reads_only_the_tables_it_names(tmp_path: Path) -> None:
+    """A batch keeps an answer until a table it names is written: it must name them all."""
+    app = week_app(tmp_path / "bot")
+    try:
+        advance_to(app, EPOCH)
+        posts = tuple(post for post in week_posts() if post.at < BALLOT_CLOSES)
+        archive = write_week_mbox(tmp_path / "week.mbox", posts)
+        replay_archive(app, archive, MaildirTransport(tmp_path / "out"), until=posts[-1].at)
+        read: dict[str, set[str]] = {}
+        with app.session_factory() as session:
+            for timed_event in scheduler.timed_events(app.services):
+                declared = scheduler.answer_reads(timed_event)
+                if declared is None or timed_event.next_due is None:
+                    continue
+                tables = read.setdefault(scheduler.handler_name(timed_event.handler), set())
+                with tables_read(session, tables):
+                    timed_event.next_due(session, app.services, posts[-1].at)
+                assert tables <= declared, scheduler.handler_name(timed_event.handler)
+        # Not vacuous: the open polls and Elections were read, by the events that name them.
+        assert {"poll", "election"} <= set().union(*read.values())
+    finally:
+        app.dispose()
+
+
+@contextmanager
+def tables_read(session: Session, tables: set[str]) -> Iterator[None]:
+    def record(connection: object, cursor: object, statement: str, *rest: object) -> None:
+        tables.update(name.lower() for name in READ_TABLE.findall(statement))
+
+    connection = session.connection()
+    event.listen(connection, "before_cursor_execute", record)
+    try:
+        yield
+    finally:
+        event.remove(connection, "before_cursor_execute", record)

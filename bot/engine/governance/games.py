@@ -53,6 +53,13 @@ from bot.parser.areas.cfi import AREA as CFI_AREA  # rule 125
 from bot.parser.areas.digest import AREA as DIGEST_AREA  # a Minister's digest (issue 5)
 from bot.parser.areas.polls import AREA as POLLS_AREA
 from bot.parser.areas.proposals import AREA as PROPOSALS_AREA
+from bot.store.models import ElectionRow, PollRow
+
+# What the next due answers below are read from (``TimedEvent.next_due_reads``):
+# the open polls' deadlines and early conclusions (rule 15), the Elections
+# in progress (rule 1823).
+POLL_ROWS = frozenset({PollRow.__tablename__})
+ELECTION_ROWS = frozenset({ElectionRow.__tablename__})
 
 # -- elections and Ministries --------------------------------------------------------------
 
@@ -117,7 +124,11 @@ ELECTIONS = Game(
         ),
     ),
     # And rule 1823's deadlines.
-    timed_events=(TimedEvent(advance_elections, rule(625), next_due=elections_due),),
+    timed_events=(
+        TimedEvent(
+            advance_elections, rule(625), next_due=elections_due, next_due_reads=ELECTION_ROWS
+        ),
+    ),
     digest_sections=(godel_sections,),
     renames=(rename_in_elections,),
     private_actions=ElectionsAdapter.private_actions,
@@ -151,7 +162,13 @@ DIGESTS = Game(
         ),
     ),
     timed_events=(
-        TimedEvent(send_scheduled_digests, rule(625), reports=True, next_due=digests_due),
+        TimedEvent(
+            send_scheduled_digests,
+            rule(625),
+            reports=True,
+            next_due=digests_due,
+            next_due_reads=frozenset(),
+        ),
     ),
     private_actions=DigestAdapter.private_actions,
     while_clock_off=frozenset({"digest.request"}),  # a request for information changes nothing
@@ -214,7 +231,7 @@ PROPOSALS = Game(
             lambda session, services, at: polls_view(session, services),
         ),
     ),
-    timed_events=(TimedEvent(run_ballot, rule(23), next_due=ballot_due),),
+    timed_events=(TimedEvent(run_ballot, rule(23), next_due=ballot_due, next_due_reads=POLL_ROWS),),
     digest_sections=(chairman_sections,),
     renames=(rename_in_proposals,),
     admin_commands={  # rule 15 B (bot.engine.private_records)
@@ -250,7 +267,9 @@ CFIS = Game(
         ),
     ),
     # At a CFI poll's 4th midnight.
-    timed_events=(TimedEvent(close_due_cfis, rule(125), next_due=cfi_due),),
+    timed_events=(
+        TimedEvent(close_due_cfis, rule(125), next_due=cfi_due, next_due_reads=POLL_ROWS),
+    ),
     digest_sections=(attorney_generalist_sections,),
     private_actions=CfiAdapter.private_actions,
     # Rule 3 B: "Actions related to the submitting and judging of CFIs ... happen

@@ -205,7 +205,12 @@ CLOCK = Game(
         ),
     ),
     # At each nweek's end.
-    timed_events=(TimedEvent(stop_for_recognizer, rule(23), next_due=recognizer_due),),
+    timed_events=(
+        # From the Clock's stops alone, read again whenever a rule change is.
+        TimedEvent(
+            stop_for_recognizer, rule(23), next_due=recognizer_due, next_due_reads=frozenset()
+        ),
+    ),
     private_actions=ClockAdapter.private_actions,
     # Rule 23: the GM restarts the stopped Clock with eir recognizer.
     while_clock_off=frozenset({"clock.recognize"}),
