@@ -116,10 +116,7 @@ def spend(
     """Pay ``amount`` (>= 0); ``IllegalActionError`` citing ``rule`` if the player holds less."""
     if amount < 0:
         raise ValueError(f"a payment is not negative: {amount}")
-    held = ledger.balance(session, player_id, currency)
-    if held < amount:
-        name = DISPLAY_NAMES.get(currency, currency)
-        raise IllegalActionError(f"that costs {amount} {name}, and you hold {held}", rule=rule)
+    _check_can_pay("you hold", ledger.balance(session, player_id, currency), amount, currency, rule)
     cause = Cause(at, rule, note, source, message_pk)
     _record_change(session, player_id, currency, -amount, cause)
 
@@ -160,6 +157,15 @@ def set_to(
     change = amount - ledger.balance(session, player_id, currency)
     _record_change(session, player_id, currency, change, Cause(at, rule, note, source, message_pk))
     return change
+
+
+def _check_can_pay(holder_holds: str, held: int, amount: int, currency: str, rule: str) -> None:
+    """``IllegalActionError`` citing ``rule`` when ``held`` is less than ``amount``."""
+    if held < amount:
+        name = DISPLAY_NAMES.get(currency, currency)
+        raise IllegalActionError(
+            f"that costs {amount} {name}, and {holder_holds} {held}", rule=rule
+        )
 
 
 def _record(session: Session, player_id: int, currency: str, amount: int, cause: Cause) -> None:
@@ -246,10 +252,7 @@ def spend_for_entity(
     if amount < 0:
         raise ValueError(f"a payment is not negative: {amount}")
     held = ledger.entity_balance(session, entity, currency)
-    if held < amount:
-        name = DISPLAY_NAMES.get(currency, currency)
-        said = f"that costs {amount} {name}, and {entity} holds {held}"
-        raise IllegalActionError(said, rule=rule)
+    _check_can_pay(f"{entity} holds", held, amount, currency, rule)
     if amount:
         ledger.record_for_entity(
             session,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from bot.store.models import LedgerEntry, Player
@@ -23,12 +23,12 @@ from bot.store.models import LedgerEntry, Player
 
 def balance(session: Session, player_id: int, currency: str) -> int:
     """What ``player_id`` holds of ``currency`` (0 without entries)."""
-    total = session.scalar(
-        select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
-            LedgerEntry.player_id == player_id, LedgerEntry.currency == currency
-        )
-    )
-    return int(total or 0)
+    return _sum(session, LedgerEntry.player_id == player_id, currency)
+
+
+def entity_balance(session: Session, entity: str, currency: str) -> int:
+    """What the entity ``entity`` (a holder that is no player) holds of ``currency``."""
+    return _sum(session, LedgerEntry.entity == entity, currency)
 
 
 def record(
@@ -50,30 +50,8 @@ def record(
     """
     if amount < 0 and balance(session, player_id, currency) + amount < 0:
         raise ValueError(f"{currency} of player {player_id} would go below zero")
-    entry = LedgerEntry(
-        player_id=player_id,
-        currency=currency,
-        amount=amount,
-        message_pk=message_pk,
-        source=source,
-        rule=rule,
-        note=note,
-        occurred_at=occurred_at,
-        basin_nweek=basin_nweek,
-    )
-    session.add(entry)
-    session.flush()
-    return entry
-
-
-def entity_balance(session: Session, entity: str, currency: str) -> int:
-    """What the entity ``entity`` (a holder that is no player) holds of ``currency``."""
-    total = session.scalar(
-        select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
-            LedgerEntry.entity == entity, LedgerEntry.currency == currency
-        )
-    )
-    return int(total or 0)
+    entry = LedgerEntry(player_id=player_id, basin_nweek=basin_nweek)
+    return _add(session, entry, currency, amount, occurred_at, source, rule, note, message_pk)
 
 
 def record_for_entity(
@@ -91,16 +69,34 @@ def record_for_entity(
     """Add one entry of the entity ``entity``; ``ValueError`` below zero, as ``record``."""
     if amount < 0 and entity_balance(session, entity, currency) + amount < 0:
         raise ValueError(f"{currency} of {entity} would go below zero")
-    entry = LedgerEntry(
-        entity=entity,
-        currency=currency,
-        amount=amount,
-        message_pk=message_pk,
-        source=source,
-        rule=rule,
-        note=note,
-        occurred_at=occurred_at,
+    entry = LedgerEntry(entity=entity)
+    return _add(session, entry, currency, amount, occurred_at, source, rule, note, message_pk)
+
+
+def _sum(session: Session, holder: ColumnElement[bool], currency: str) -> int:
+    """One holder's balance: an indexed sum over its entries in ``currency``."""
+    total = session.scalar(
+        select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+            holder, LedgerEntry.currency == currency
+        )
     )
+    return int(total or 0)
+
+
+def _add(
+    session: Session,
+    entry: LedgerEntry,
+    currency: str,
+    amount: int,
+    occurred_at: datetime,
+    source: str,
+    rule: str,
+    note: str,
+    message_pk: int | None,
+) -> LedgerEntry:
+    """``entry``, whose holder is set, completed with the change and its cause, and stored."""
+    entry.currency, entry.amount, entry.occurred_at = currency, amount, occurred_at
+    entry.source, entry.rule, entry.note, entry.message_pk = source, rule, note, message_pk
     session.add(entry)
     session.flush()
     return entry
