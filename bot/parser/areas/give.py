@@ -114,10 +114,23 @@ def _is(token: Token, terminal: str) -> bool:
     return token.type.rsplit("__", 1)[-1] == terminal
 
 
+# What a gift's verb is followed by (grammar/give.lark): an amount, an article or
+# number word, "object 12", or, but after "send", a capitalised noun or name ("I
+# give Tomato 12 to Bob", "I pay Bob 20~").  Anything else after the verb is
+# everyday English ("give me a break", "send me a recipe", "Send Ppp mailing list
+# submissions to ..."), never handed to the grammar, so never answered.
+_GIFT_START = (
+    r"(?=~|\d|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|my|the|object|item)\b)"
+)
+_CAPITAL = r"(?=(?-i:[A-Z]))"
+
 AREA = Area(
     namespace="give",
     transformer=GiveTransformer,
-    triggers=(r"give", r"transfer", r"send", r"pay"),
+    triggers=(
+        rf"(?:give|transfer|pay)\s+(?:{_GIFT_START}|{_CAPITAL}|away\b)",
+        rf"send\s+{_GIFT_START}",
+    ),
     terminals={
         "AMOUNT": "an amount with its currency (50~, 3 points, 2BW)",
         "NUMBER": "an object's number (object 12)",
