@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import islice
@@ -121,31 +122,33 @@ def replay_archive(
     # Counting reads the whole archive once more: only a progress bar needs it first.
     counted = count_posts(path) if progress else None
     total = stored = duplicates = 0
-    with tqdm(total=counted, desc="storing", unit="post", disable=not progress) as bar:
-        for batch in batched(archive_posts(path), STORE_BATCH):
-            total += len(batch)
-            with app.session_factory.begin() as session:
-                arriving = [ArrivingPost(post.raw, post.received_at) for post in batch]
-                new = ingest_many(session, arriving, "replay")
-                place_records(session, [post.raw for post in batch], app.services.pipeline_settings)
-            stored += new
-            duplicates += len(batch) - new
-            bar.update(len(batch))
-    judging = tqdm(total=stored, desc="judging", unit="post", disable=not progress)
-    with judging as bar:
-        if stored < PARALLEL_FROM:
+    with ExitStack() as stack:
+        pipeline: ParallelPipeline | None = None
+        with tqdm(total=counted, desc="storing", unit="post", disable=not progress) as bar:
+            for batch in batched(archive_posts(path), STORE_BATCH):
+                total += len(batch)
+                with app.session_factory.begin() as session:
+                    arriving = [ArrivingPost(post.raw, post.received_at) for post in batch]
+                    new = ingest_many(session, arriving, "replay")
+                    place_records(
+                        session, [post.raw for post in batch], app.services.pipeline_settings
+                    )
+                stored += new
+                duplicates += len(batch) - new
+                bar.update(len(batch))
+                if pipeline is None and stored >= PARALLEL_FROM:
+                    # Started here, the preparing process gets ready while the
+                    # rest of the archive is stored.
+                    settings = app.services.pipeline_settings
+                    pipeline = stack.enter_context(ParallelPipeline(settings))
+        with tqdm(total=stored, desc="judging", unit="post", disable=not progress) as bar:
             queue = process_queue(
-                app.session_factory, app.services, progress=bar.update, batch=REPLAY_BATCH
+                app.session_factory,
+                app.services,
+                progress=bar.update,
+                pipeline=pipeline,
+                batch=REPLAY_BATCH,
             )
-        else:
-            with ParallelPipeline(app.services.pipeline_settings) as pipeline:
-                queue = process_queue(
-                    app.session_factory,
-                    app.services,
-                    progress=bar.update,
-                    pipeline=pipeline,
-                    batch=REPLAY_BATCH,
-                )
     advance_to(app, until or datetime.now(UTC))
     # One sync of the Maildir per batch of mails rather than one per mail;
     # the live daemon keeps one per mail (bot.outbound.transports).

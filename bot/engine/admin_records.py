@@ -33,6 +33,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+# Re-exported: callers that read records find the whole of it here.
+from bot.engine.admin_record_type import RECORD_TYPE as RECORD_TYPE
+from bot.engine.admin_record_type import carries_record as carries_record
 from bot.games.errors import ActionError
 from bot.store.models import ActionRecord, OutboxMessage
 from bot.store.models import Message as StoredMessage
@@ -43,7 +46,6 @@ if TYPE_CHECKING:
     from bot.engine.game import AdminCommand
     from bot.engine.services import Services
 
-RECORD_TYPE = "application/vnd.nomicbot.admin-record"
 RECORD_FILE = "admin-record.eml"
 KIND = "admin-record"
 APPLIED = "admin.record"  # the action-log row that says a record was applied
@@ -149,11 +151,6 @@ def record_outbox_row(message: StoredMessage, list_address: str) -> OutboxMessag
         created_at=now,
         next_attempt_at=now,
     )
-
-
-def carries_record(raw: bytes) -> bool:
-    """A cheap first look: could this mail carry an admin record?"""
-    return RECORD_TYPE.encode() in raw
 
 
 def read_record(raw: bytes, bot_domain: str, lookup: DnsFunction) -> AdminRecord:

@@ -22,6 +22,7 @@ from multiprocessing.connection import wait
 from types import MappingProxyType, TracebackType
 from typing import Any, Self
 
+from bot.parser.grammar import post_grammar
 from bot.pipeline import PipelineSettings, PostContext, run_pipeline
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,16 @@ def _prepare(raw: bytes, settings: PipelineSettings) -> Prepared:
         for item in fields(context)
         if item.name not in _KEPT_HERE
     }
+
+
+def _warm_up(settings: PipelineSettings) -> None:
+    """Import the stages and build the post grammar, before any post arrives.
+
+    Both take about a second in a new process (the grammar is composed and
+    its LALR tables computed once per process), which the judging process
+    would otherwise spend waiting for the first posts.
+    """
+    post_grammar(settings.areas)
 
 
 def _prepare_each(
@@ -120,6 +131,10 @@ class ParallelPipeline:
         # message pk -> its bytes, the task preparing it, and its place in the task
         self.pending: dict[int, tuple[bytes, Future[list[Prepared | None]], int]] = {}
         self.broken = False
+        # Started now, the process gets ready while the caller does other
+        # work (a replay stores the rest of its archive); a failure here
+        # shows as a broken pool at the first post, which is then prepared inline.
+        self.pool.submit(_warm_up, settings)
 
     def __enter__(self) -> Self:
         return self

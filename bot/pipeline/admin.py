@@ -8,15 +8,24 @@ reason; a verified one ends the pipeline, and the engine applies it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bot.engine.admin_records import AdminRecord, RecordError, carries_record, read_record
+from bot.engine.admin_record_type import carries_record
 from bot.pipeline.context import PipelineSettings, PostContext
 from bot.trust.keys import DnsFunction, KeyFileError, load_key_file, make_lookup
+
+if TYPE_CHECKING:
+    from bot.engine.admin_records import AdminRecord
 
 
 def read_admin_record(context: PostContext) -> None:
     if not carries_record(context.raw):
         return
+    # Imported for the rare post that carries a record: reading one needs the
+    # database models and the signature code, which the process preparing
+    # posts ahead (bot.engine.prepare) otherwise never imports.
+    from bot.engine.admin_records import RecordError, read_record
+
     settings = context.settings
     try:
         context.admin_record = read_record(context.raw, settings.bot_domain, _lookup(settings))
@@ -30,6 +39,8 @@ def verified_record(raw: bytes, settings: PipelineSettings) -> AdminRecord | Non
     """The record ``raw`` carries if its signature verifies, else None."""
     if not carries_record(raw):
         return None
+    from bot.engine.admin_records import RecordError, read_record  # as read_admin_record does
+
     try:
         return read_record(raw, settings.bot_domain, _lookup(settings))
     except RecordError:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from bot.engine import prepare
 from bot.engine.prepare import ParallelPipeline
 from bot.engine.worker import process_queue
 from bot.ingress.ingest import ArrivingPost, ingest_many
+from bot.pipeline import run_pipeline
 from bot.testing import go_game
 from bot.testing.apps import action_log, make_app, message_statuses
 from bot.testing.go_game import expected_log
@@ -44,3 +47,34 @@ def test_prepared_posts_are_judged_as_inline_ones(tmp_path: Path) -> None:
         assert not pipeline.broken
     assert (report.processed, report.shunted) == (26, 0)
     assert action_log(app) == expected_log()
+
+
+def test_the_preparing_process_starts_without_the_database_models() -> None:
+    # What a new preparing process imports before its first post: the
+    # stages, not the store (an admin record's reader imports it when a
+    # post carries one).
+    program = (
+        "import sys, bot.engine.prepare; "
+        "print(sorted(name for name in ('sqlalchemy', 'bot.store.models') if name in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).parents[2],  # this checkout's bot package
+    )
+    assert result.stdout.strip() == "[]"
+
+
+def test_an_admin_record_is_still_read_by_the_preparing_stages(tmp_path: Path) -> None:
+    # The record's reader is imported where a post carries one: a forged
+    # record is refused by the stages, as before.
+    app = make_app(tmp_path)
+    raw = (
+        b"From: someone@example.org\nTo: nomic@lists.example.org\nSubject: x\n"
+        b"Content-Type: application/vnd.nomicbot.admin-record\n\nnot a record\n"
+    )
+    context = run_pipeline(raw, app.services.pipeline_settings)
+    assert context.refused
+    assert (context.stop_reason or "").startswith("an admin record that is not applied")
