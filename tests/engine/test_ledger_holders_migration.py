@@ -8,20 +8,15 @@ keeps an entry to exactly one holder.  The downgrade gives the row back.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from alembic import command
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
 from bot.store.database import alembic_config
-from bot.testing.postgres import PostgresDatabase
 
-_numbers = itertools.count(1)
 PLAYER = (
     "INSERT INTO player (id, name, name_folded, active, origin, joined_at, on_leave)"
     " VALUES (1, 'Alice', 'alice', true, 'config', '2026-01-01 00:00:00+00', false)"
@@ -35,20 +30,6 @@ NEITHER = (
     "INSERT INTO ledger_entry (currency, amount, source, rule, note, occurred_at)"
     " VALUES ('tildex', 1, 'admin', '', '', '2026-01-01 00:00:00+00')"
 )
-
-
-@pytest.fixture
-def postgres_url(postgres: PostgresDatabase) -> Iterator[str]:
-    """A fresh, empty database on the session's PostgreSQL server."""
-    name = f"nomicbot_holders_{next(_numbers)}"
-    server = create_engine(postgres.url, isolation_level="AUTOCOMMIT")
-    with server.connect() as connection:
-        connection.execute(text(f"DROP DATABASE IF EXISTS {name}"))
-        connection.execute(text(f"CREATE DATABASE {name}"))
-    yield make_url(postgres.url).set(database=name).render_as_string(hide_password=False)
-    with server.connect() as connection:
-        connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-    server.dispose()
 
 
 def _upgrade_and_back(url: str) -> None:
@@ -89,5 +70,5 @@ def test_sqlite_upgrades_to_ledger_holders_and_back(tmp_path: Path) -> None:
     _upgrade_and_back(f"sqlite:///{tmp_path / 'old.sqlite3'}")
 
 
-def test_postgresql_upgrades_to_ledger_holders_and_back(postgres_url: str) -> None:
-    _upgrade_and_back(postgres_url)
+def test_postgresql_upgrades_to_ledger_holders_and_back(fresh_postgres_url: str) -> None:
+    _upgrade_and_back(fresh_postgres_url)
