@@ -121,6 +121,22 @@ def _forget_after_rollback(session: Session, _previous: object) -> None:
     _forget(session)
 
 
+def acting_player(
+    session: Session, player: PlayerRef | None, author: str, *, rule: str, doing: str
+) -> PlayerRef:
+    """The player acting, read afresh; IllegalActionError (``rule``) when ``author`` is not one.
+
+    Read afresh because an earlier action of the same post may have renamed
+    em or made em leave; ``doing`` completes "only a player can ...".
+    """
+    row = session.get(Player, player.id) if player else None
+    if row is None or not row.active:
+        raise IllegalActionError(
+            f"only a player can {doing}, and {author} is not a player's address", rule=rule
+        )
+    return PlayerRef(row.id, row.name)
+
+
 def registered_addresses(session: Session, player_id: int) -> tuple[str, ...]:
     """The addresses the roster has for the player, sorted."""
     rows = session.scalars(

@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session
 
 from bot.engine import holdings, objects
 from bot.engine.holdings import Cause
-from bot.engine.players import find_player_by_name
+from bot.engine.players import acting_player, find_player_by_name
 from bot.engine.rulings import Board, PlayerRef, Ruling, Turn, applied, rejected
 from bot.games.errors import ActionError, IllegalActionError
 from bot.games.objects import (
@@ -42,7 +42,6 @@ from bot.games.objects import (
     type_named_by,
 )
 from bot.parser import ParsedAction
-from bot.store.models import Player
 
 if TYPE_CHECKING:
     from bot.engine.services import Services
@@ -208,13 +207,9 @@ class TransfersAdapter:
     # -- who gives, who receives --------------------------------------------------------
 
     def _giver(self, turn: Turn) -> PlayerRef:
-        row = self.session.get(Player, turn.player.id) if turn.player else None
-        if row is None or not row.active:
-            raise IllegalActionError(
-                f"only a player can give, and {turn.author} is not a player's address",
-                rule=RULE_OBJECTS,
-            )
-        return PlayerRef(row.id, row.name)
+        return acting_player(
+            self.session, turn.player, turn.author, rule=RULE_OBJECTS, doing="give"
+        )
 
     def _recipient(self, args: Any, giver: PlayerRef) -> PlayerRef:
         written = " ".join(str(args.get("recipient", "")).split())

@@ -22,6 +22,7 @@ from bot.engine import holdings, inventory, objects
 from bot.engine.forfeits import Forfeited, forfeit_in_adapters
 from bot.engine.games.base import GameAdapter
 from bot.engine.players import (
+    acting_player,
     forfeit_player,
     register_player,
     registered_addresses,
@@ -35,7 +36,7 @@ from bot.engine.players import (
 from bot.engine.private_secrets import SECRET_ACTION, queue_secret_mail
 from bot.engine.renames import rename_in_adapters, rename_in_games
 from bot.engine.rulings import Board, Outcome, PlayerRef, Ruling, Turn, applied, rejected
-from bot.games.errors import ActionError, IllegalActionError
+from bot.games.errors import ActionError
 from bot.parser import ParsedAction
 from bot.store.models import Player
 
@@ -282,14 +283,7 @@ class RosterAdapter:
         """Roster changes are written as they happen."""
 
     def _player(self, turn: Turn, rule: str, doing: str) -> PlayerRef:
-        row = self.session.get(Player, turn.player.id) if turn.player else None
-        if row is None or not row.active:
-            raise IllegalActionError(
-                f"only a player can {doing}, and {turn.author} is not a player's address",
-                rule=rule,
-            )
-        # Read afresh: an earlier action of the same post may have renamed em.
-        return PlayerRef(row.id, row.name)
+        return acting_player(self.session, turn.player, turn.author, rule=rule, doing=doing)
 
     def _pk(self, turn: Turn) -> int | None:
         return holdings.message_pk_of(self.session, turn.message_id)
