@@ -63,6 +63,10 @@ def refused_posts(
 
 def _not_judged_elsewhere(session: Session, rows: list[Message]) -> list[Message]:
     """Leave out refused copies of posts whose list copy was judged (a Reply-All's direct copy)."""
+    if not rows:
+        # No query: SQLite plans an empty IN by the status index, reading
+        # every judged post of the game (a digest's refused count, daily).
+        return rows
     bare = {post_message_id(row.message_id) for row in rows}
     judged = set(
         session.scalars(

@@ -71,8 +71,12 @@ class MaildirTransport:
             for name, temporary in self._written.items():
                 os.replace(temporary, self.path / "new" / name)
             os.sync()  # the moves, before the rows are marked sent
+        if self._present is not None:
+            # Listed once per deferred run, not once per batch: the folder
+            # holds every mail of a long replay, and readers only rename
+            # within it (new/ to cur/, with ":2,..." flags).
+            self._present.update(self._written)
         self._written = {}
-        self._present = None  # listed again for the next mails
 
     @contextmanager
     def deferred(self) -> Iterator[None]:
@@ -96,7 +100,7 @@ class MaildirTransport:
                 (self.path / "cur").glob(f"{name}:*")
             )
         if self._present is None:
-            # One listing per batch of mails, not one per mail; a reader
+            # One listing per deferred run, not one per mail; a reader
             # moving a mail to cur/ adds ":2,..." flags to its name.
             listed = (*os.listdir(self.path / "new"), *os.listdir(self.path / "cur"))
             self._present = {entry.partition(":")[0] for entry in listed}

@@ -7,6 +7,7 @@ protocol.  SmtpTransport talks to a real SMTP server on loopback.
 
 from __future__ import annotations
 
+import os
 import smtplib
 import threading
 import time
@@ -303,6 +304,32 @@ def test_a_deferring_maildir_shows_mails_once_settled_and_each_message_id_once(
         b"Subject: two\n\nother\n",
     ]
     assert list((out / "tmp").iterdir()) == []
+
+
+def test_a_deferred_run_lists_the_maildir_once_however_many_batches_it_settles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A long replay's outbox holds every reply of the game: listing it again
+    # at each batch made delivering N replies cost N squared.
+    out = tmp_path / "out"
+    transport = MaildirTransport(out)
+    listed: list[str] = []
+    real_listdir = os.listdir
+
+    def counting_listdir(path: str | os.PathLike[str]) -> list[str]:
+        listed.append(os.fspath(path))
+        return real_listdir(path)
+
+    monkeypatch.setattr(os, "listdir", counting_listdir)
+    with transport.deferred():
+        for batch in range(3):
+            for number in range(4):
+                mail_id = f"{batch}.{number}@example.test"
+                transport.send(b"Subject: x\n\nbody\n", SENDER, [], mail_id)
+            transport.send(b"Subject: x\n\nagain\n", SENDER, [], "0.0@example.test")
+            transport.settle()
+    assert len(listed) == 2  # new/ and cur/, once
+    assert len(maildir_files(out)) == 12  # each mail once, its repeats recognised
 
 
 class DiesBeforeTheSync:

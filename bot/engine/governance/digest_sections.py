@@ -270,13 +270,17 @@ def chairman_sections(
     session: Session, services: Services, at: datetime
 ) -> tuple[DigestSection, ...]:
     """The current proposals, and the current Ballot with its running tally (rule 23)."""
-    from bot.engine.governance.views import ballot_view, proposals_view
+    from bot.engine.governance.views import ballot_view, current_proposals_view
 
-    proposals = proposals_view(session, services).text
+    # Rule 625 D.10: "all current proposals"; the decided ones are in the
+    # Ballots' results and `nomicbot state proposals`, not read every day.
+    proposals = current_proposals_view(session, services).text
     # The tally counts the votes: the names of every Eligible Voter are not needed.
     ballot = ballot_view(session, services, electorate=False)
     return (
-        DigestSection(CHANGE_MINISTRY, "Proposals (rule 625 D.10)", tuple(proposals.splitlines())),
+        DigestSection(
+            CHANGE_MINISTRY, "Current proposals (rule 625 D.10)", tuple(proposals.splitlines())
+        ),
         DigestSection(
             CHANGE_MINISTRY,
             "The current Ballot and its running tally (rule 23)",

@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.orm import Session
 
 from bot.engine.governance import polls as poll_store
-from bot.engine.governance.proposal_book import latest_ballot, load_book, load_proposal
+from bot.engine.governance.proposal_book import (
+    Proposal,
+    current_proposals,
+    latest_ballot,
+    load_book,
+    load_proposal,
+)
 from bot.engine.private_records import sealed_count
 from bot.games.governance.polls import Flag, deadline_of
 
@@ -26,9 +32,25 @@ def governance_views() -> dict[str, Callable[[Session, Services], View]]:
 
 
 def proposals_view(session: Session, services: Services) -> View:
+    """Every proposal ever submitted (``nomicbot state proposals``): the whole book."""
+    _, book = load_book(session)
+    return _proposals_listed(
+        [book.proposals[serial] for serial in sorted(book.proposals)], "no proposals yet"
+    )
+
+
+def current_proposals_view(session: Session, services: Services) -> View:
+    """Rule 625 D.10's "Public Display of all current proposals": those not yet decided.
+
+    One indexed read, whatever the number of proposals decided before: the
+    Chairman's digest shows it every day of a game that may last years.
+    """
+    return _proposals_listed(current_proposals(session), "no current proposals")
+
+
+def _proposals_listed(proposals: list[Proposal], empty: str) -> View:
     from bot.engine.views import View
 
-    _, book = load_book(session)
     data = [
         {
             "id": proposal.id_string,
@@ -44,12 +66,12 @@ def proposals_view(session: Session, services: Services) -> View:
             "creates_rule": proposal.creates_rule,
             "ballots": [nweek + 1 for nweek in proposal.ballots],
         }
-        for proposal in (book.proposals[serial] for serial in sorted(book.proposals))
+        for proposal in proposals
     ]
     lines = [
         f"{item['id']} {item['title']} by {item['proponent']}: {item['status']}" for item in data
     ]
-    return View("\n".join(lines) or "no proposals yet", data)
+    return View("\n".join(lines) or empty, data)
 
 
 def ballot_view(session: Session, services: Services, electorate: bool = True) -> View:

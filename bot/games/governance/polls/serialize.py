@@ -128,12 +128,12 @@ def poll_from_dict(data: dict[str, Any]) -> Poll:
         options = data["options"]
         return Poll(
             issue=str(data["issue"]),
-            eligible_voters=frozenset(str(voter) for voter in data["eligible_voters"]),
+            eligible_voters=frozenset(map(str, data["eligible_voters"])),
             duration=duration_from_dict(data["duration"]),
             called_at=instant_from_text(data["called_at"]),
             flags=frozenset(Flag(value) for value in data["flags"]),
             options=VoteOptions(bool(options["refused"]), bool(options["true_false"])),
-            active_players=None if active is None else frozenset(str(name) for name in active),
+            active_players=None if active is None else frozenset(map(str, active)),
             votes=tuple(vote_from_dict(item) for item in data["votes"]),
         )
     except KeyError as error:
