@@ -21,7 +21,7 @@ from bot.engine.event_shunts import settle_events
 from bot.engine.prepare import ParallelPipeline
 from bot.engine.private_records import queued_at
 from bot.engine.scheduler import TimedEventFailed
-from bot.engine.worker import QueueReport, process_queue
+from bot.engine.worker import QueueReport, process_queue, upcoming
 from bot.ingress.ingest import (
     ArrivingPost,
     IngestResult,
@@ -105,6 +105,12 @@ REPLAY_BATCH = 200
 # Starting the preparing process costs about half a second, which only an
 # archive of some hundreds of posts wins back (bench/pipeline.py).
 PARALLEL_FROM = 500
+# While the rest of the archive is stored, the first posts are prepared: the
+# judging then starts with them ready (preparing a post costs more than
+# judging it, bench/pipeline.py).  Their results wait in memory (a few kB
+# each), so only so many.  A second preparing process does not help on two
+# cores: the three processes then slow each other.
+HEAD_START = 1024
 
 
 def replay_archive(
@@ -141,6 +147,9 @@ def replay_archive(
                     # rest of the archive is stored.
                     settings = app.services.pipeline_settings
                     pipeline = stack.enter_context(ParallelPipeline(settings))
+                if pipeline is not None and pipeline.in_flight < HEAD_START:
+                    with app.session_factory() as session:
+                        pipeline.submit(upcoming(session, HEAD_START))
         with tqdm(total=stored, desc="judging", unit="post", disable=not progress) as bar:
             queue = process_queue(
                 app.session_factory,

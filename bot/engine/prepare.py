@@ -134,7 +134,9 @@ class ParallelPipeline:
         # Started now, the process gets ready while the caller does other
         # work (a replay stores the rest of its archive); a failure here
         # shows as a broken pool at the first post, which is then prepared inline.
-        self.pool.submit(_warm_up, settings)
+        # One warm-up per process: each is started by a task finding none idle.
+        for _process in range(workers):
+            self.pool.submit(_warm_up, settings)
 
     def __enter__(self) -> Self:
         return self

@@ -110,17 +110,18 @@ def _process_one(
 ) -> list[bool]:
     if pipeline is not None and pipeline.in_flight < WINDOW // 2:
         with session_factory() as session:
-            pipeline.submit(_upcoming(session))
+            pipeline.submit(upcoming(session))
     outcome = process_next(session_factory, services, pipeline)
     return [] if outcome is None else [outcome]
 
 
-def _upcoming(session: Session) -> list[tuple[int, bytes]]:
+def upcoming(session: Session, limit: int = WINDOW) -> list[tuple[int, bytes]]:
+    """The next ``limit`` queued posts in judging order, with their bytes: to prepare ahead."""
     rows = session.execute(
         select(Message.id, Message.raw)
         .where(Message.status == "queued")
         .order_by(Message.received_at, Message.id)
-        .limit(WINDOW)
+        .limit(limit)
     ).all()
     return [(row.id, row.raw) for row in rows]
 
@@ -170,7 +171,7 @@ def _judge_in_batch(
 ) -> bool:
     """Judge the next queued post in the batch's transaction; False if none is queued."""
     if pipeline is not None and pipeline.in_flight < WINDOW // 2:
-        pipeline.submit(_upcoming(session))
+        pipeline.submit(upcoming(session))
     message = queue.next()
     if message is None:
         return False

@@ -8,21 +8,18 @@ is stored once and so processed once.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from email.parser import BytesHeaderParser
-from email.policy import compat32
+from email.message import Message as HeaderFields
 
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from bot.ingress.header_block import arrival_headers
 from bot.ingress.instant import list_receipt_time
 from bot.store.models import Message
-
-_HEADER_PARSER = BytesHeaderParser(policy=compat32)
 
 
 @dataclass(frozen=True)
@@ -38,17 +35,16 @@ class IngestResult:
 # that share a beginning stay two posts, the same in a replay as live.
 MAX_KEPT_ID = 960
 LONG_ID_PREFIX = 880
-HEADER_END = re.compile(rb"\r?\n\r?\n")
 
 
-def message_id_of(raw: bytes) -> str:
+def message_id_of(raw: bytes, headers: HeaderFields | None = None) -> str:
     """The post's Message-ID without angle brackets, or a digest of its bytes.
 
-    Only the header block is read (compat32 is several times faster than the
-    full parse the pipeline does later).  A Message-ID longer than
-    ``MAX_KEPT_ID`` characters is shortened with its digest (``long_id_key``).
+    Only the header block is read (``arrival_headers``, or ``headers`` when
+    the caller has read it).  A Message-ID longer than ``MAX_KEPT_ID``
+    characters is shortened with its digest (``long_id_key``).
     """
-    value = _HEADER_PARSER.parsebytes(_header_block(raw)).get("Message-ID")
+    value = (headers if headers is not None else arrival_headers(raw)).get("Message-ID")
     text = str(value or "").strip()
     text = " ".join(text.split()).strip("<> ")
     if text:
@@ -60,16 +56,6 @@ def long_id_key(message_id: str) -> str:
     """A long Message-ID's key: its beginning, then ``.sha256-`` and the digest of all of it."""
     digest = hashlib.sha256(message_id.encode("utf-8", "surrogateescape")).hexdigest()
     return f"{message_id[:LONG_ID_PREFIX]}.sha256-{digest}"
-
-
-def _header_block(raw: bytes) -> bytes:
-    # The first 64 KiB hold the headers of any ordinary post; a longer header
-    # block (a huge Message-ID) is read to its end, so that it is hashed whole.
-    head = raw[:65536]
-    if HEADER_END.search(head) is not None or len(raw) <= len(head):
-        return head
-    end = HEADER_END.search(raw)
-    return raw if end is None else raw[: end.end()]
 
 
 # A second copy of a post that is still waiting to be judged is stored under
@@ -101,14 +87,15 @@ def ingest(session: Session, raw: bytes, source: str, received_at: datetime) -> 
     caught by the unique constraint and reported as a duplicate.  A copy
     that differs from a stored one not yet judged is kept too (``COPY_MARK``).
     """
-    message_id = message_id_of(raw)
+    headers = arrival_headers(raw)
+    message_id = message_id_of(raw, headers)
     key = _key_for(session, message_id, raw)
     if key is None:
         existing = session.scalar(select(Message.id).where(Message.message_id == message_id))
         assert existing is not None
         return IngestResult(False, existing, message_id)
     # A list post takes effect when the list received it, live and in a replay alike.
-    received_at = list_receipt_time(raw, received_at)
+    received_at = list_receipt_time(raw, received_at, headers)
     message = Message(
         message_id=key, raw=raw, received_at=received_at, source=source, status="queued"
     )
@@ -156,8 +143,11 @@ def ingest_many(session: Session, posts: Sequence[ArrivingPost], source: str) ->
     under a copy key.  A concurrent writer makes the bulk insert fail on the
     unique Message-ID; the batch then falls back to ``ingest`` post by post.
     """
-    # Each post's header block is read once (a third of storing an archive's time).
-    message_ids = [message_id_of(post.raw) for post in posts]
+    # Each post's header block is read once, for its Message-ID and its stamp.
+    headers = [arrival_headers(post.raw) for post in posts]
+    message_ids = [
+        message_id_of(post.raw, fields) for post, fields in zip(posts, headers, strict=True)
+    ]
     query = select(Message.message_id, Message.status).where(
         Message.message_id.in_(set(message_ids))
     )
@@ -167,7 +157,7 @@ def ingest_many(session: Session, posts: Sequence[ArrivingPost], source: str) ->
     rows: dict[str, dict[str, object]] = {
         row.message_id: {"raw": row.raw, "stored": True} for row in session.execute(stored)
     }
-    for post, message_id in zip(posts, message_ids, strict=True):
+    for post, message_id, fields in zip(posts, message_ids, headers, strict=True):
         key = message_id
         if message_id in known or message_id in rows:
             if known.get(message_id, "queued") != "queued" or _same(rows, message_id, post.raw):
@@ -178,7 +168,7 @@ def ingest_many(session: Session, posts: Sequence[ArrivingPost], source: str) ->
         rows[key] = {
             "message_id": key,
             "raw": post.raw,
-            "received_at": list_receipt_time(post.raw, post.received_at),
+            "received_at": list_receipt_time(post.raw, post.received_at, fields),
             "source": source,
             "status": "queued",
             "status_reason": "",

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from email.parser import BytesHeaderParser
-from email.policy import compat32
+from email.message import Message
 
+from bot.ingress.header_block import arrival_headers
 from bot.mail.headers import parse_date, unfold
 
 # How long a list may plausibly hold a post before distributing it
@@ -38,15 +38,19 @@ from bot.mail.headers import parse_date, unfold
 WINDOW = timedelta(days=1)
 # A Received stamp's resolution (RFC 5322 dates have whole seconds).
 STAMP_SECOND = timedelta(seconds=1)
-HEADER_LIMIT = 1_000_000
 _MAILTO = re.compile(r"<\s*mailto:([^>?\s]+)", re.IGNORECASE)
 _FOR = re.compile(r"\bfor\s+<?([^\s<>;]+@[^\s<>;]+)>?", re.IGNORECASE)
-_PARSER = BytesHeaderParser(policy=compat32)
 
 
-def list_receipt_time(raw: bytes, delivered_at: datetime) -> datetime:
-    """The instant the list's server received ``raw``, else ``delivered_at`` (see above)."""
-    headers = _PARSER.parsebytes(raw[:HEADER_LIMIT])
+def list_receipt_time(
+    raw: bytes, delivered_at: datetime, headers: Message | None = None
+) -> datetime:
+    """The instant the list's server received ``raw``, else ``delivered_at`` (see above).
+
+    ``headers``: ``arrival_headers(raw)`` when the caller has read them.
+    """
+    if headers is None:
+        headers = arrival_headers(raw)
     list_post = str(headers.get("List-Post") or "")
     found = _MAILTO.search(unfold(list_post))
     if found is None:

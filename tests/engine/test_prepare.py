@@ -7,13 +7,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.engine import prepare
+import pytest
+from sqlalchemy.orm import Session
+
+from bot import runner
+from bot.engine import prepare, worker
 from bot.engine.prepare import ParallelPipeline
 from bot.engine.worker import process_queue
 from bot.ingress.ingest import ArrivingPost, ingest_many
-from bot.pipeline import run_pipeline
+from bot.outbound.transports import MaildirTransport
+from bot.pipeline import PostContext, run_pipeline
+from bot.posts import mbox_from_line
 from bot.testing import go_game
-from bot.testing.apps import action_log, make_app, message_statuses
+from bot.testing.apps import action_log, make_app, message_statuses, write_mbox
 from bot.testing.go_game import expected_log
 
 
@@ -78,3 +84,43 @@ def test_an_admin_record_is_still_read_by_the_preparing_stages(tmp_path: Path) -
     context = run_pipeline(raw, app.services.pipeline_settings)
     assert context.refused
     assert (context.stop_reason or "").startswith("an admin record that is not applied")
+
+
+def test_a_replay_prepares_its_first_posts_while_it_stores_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The Go script's 26 posts stored 4 at a time, the preparing process
+    # started after the first 4 and given the first 12 while the rest are
+    # stored: the judging finds them prepared, and judges them as inline.
+    monkeypatch.setattr(runner, "STORE_BATCH", 4)
+    monkeypatch.setattr(runner, "PARALLEL_FROM", 4)
+    monkeypatch.setattr(runner, "HEAD_START", 12)
+    archive = tmp_path / "go.mbox"
+    write_mbox(
+        archive,
+        [(post.raw(), mbox_from_line(go_game.ALICE[1], post.at)) for post in go_game.SCRIPT],
+    )
+    ahead: list[int] = []  # the posts given to the preparing process while storing
+
+    def upcoming_while_storing(session: Session, limit: int) -> list[tuple[int, bytes]]:
+        posts = worker.upcoming(session, limit)
+        ahead.extend(pk for pk, _raw in posts)
+        return posts
+
+    prepared: list[int] = []  # the posts the judging found prepared
+    real_take = ParallelPipeline.take
+
+    def take(pipeline: ParallelPipeline, message_pk: int) -> PostContext | None:
+        context = real_take(pipeline, message_pk)
+        if context is not None:
+            prepared.append(message_pk)
+        return context
+
+    monkeypatch.setattr(runner, "upcoming", upcoming_while_storing)
+    monkeypatch.setattr(ParallelPipeline, "take", take)
+    app = make_app(tmp_path / "replayed")
+    report = runner.replay_archive(app, archive, MaildirTransport(tmp_path / "out"))
+    assert report.queue.processed == 26
+    assert sorted(set(ahead)) == list(range(1, 13))  # the first 12 posts, in judging order
+    assert set(range(1, 13)) <= set(prepared)
+    assert action_log(app) == expected_log()
