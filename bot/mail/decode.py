@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from email import policy
 from email.message import Message
@@ -187,6 +187,18 @@ class HeadersFirst:
     # body's and the MIME parts' (read with the body), then the addresses'.
     header_defects: tuple[str, ...] = ()
     address_defects: tuple[str, ...] = ()
+    # The header-only parse of a post that is one part (no multipart/* or
+    # message/* Content-Type): its payload is the whole body already, as the
+    # whole parse would make it, so ``with_body`` reads the body there
+    # instead of parsing the post again.  Kept within one process only: it
+    # is not pickled (``__getstate__``), and without it ``with_body`` parses
+    # the post again.
+    single_part: Message | None = field(default=None, compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, object]:
+        # A Message carries its policy, and with it every header remembered
+        # (bot.mail.parsing_policy): not worth sending to another process.
+        return {**self.__dict__, "single_part": None}
 
 
 def decode_headers(raw: bytes) -> HeadersFirst:
@@ -216,7 +228,21 @@ def _decode_headers(raw: bytes) -> HeadersFirst:
         body_read=False,
         header_defects=tuple(defects[:header_count]),
         address_defects=tuple(defects[header_count:]),
+        single_part=message if _is_single_part(message) else None,
     )
+
+
+def _is_single_part(message: Message) -> bool:
+    """Whether the whole parse reads the body as one payload, as the header-only parse does.
+
+    The stdlib feed parser splits the body further only for a message/* or
+    multipart/* type, asked as here (``get_content_maintype``); for any other
+    type the rest of the post becomes the payload, as with ``headersonly``.
+    """
+    try:
+        return message.get_content_maintype() not in {"message", "multipart"}
+    except Exception:  # then the whole parse, which meets it again, says what it makes of it
+        return False
 
 
 def with_body(raw: bytes, first: HeadersFirst) -> DecodedMessage:
@@ -224,7 +250,7 @@ def with_body(raw: bytes, first: HeadersFirst) -> DecodedMessage:
     if first.body_read:
         return first.decoded
     try:
-        message = BytesParser(policy=DEFAULT_REMEMBERING).parsebytes(raw[:MAX_RAW_BYTES])
+        message = _parsed_whole(raw) if first.single_part is None else first.single_part
         body = _body(message)
         parts = tuple(_parser_defects(message))
     except Exception:  # decode_message meets the same failure and reports it in its way
@@ -237,6 +263,10 @@ def with_body(raw: bytes, first: HeadersFirst) -> DecodedMessage:
         defects=_summarised(defects),
         body_unread=body.unread,
     )
+
+
+def _parsed_whole(raw: bytes) -> Message:
+    return BytesParser(policy=DEFAULT_REMEMBERING).parsebytes(raw[:MAX_RAW_BYTES])
 
 
 def _empty_message(defects: tuple[str, ...]) -> DecodedMessage:

@@ -1,21 +1,170 @@
-"""Decoding the headers first, then the body, gives what one whole decode gives."""
+"""Decoding the headers first, then the body, gives what one whole decode gives.
+
+A single-part post's body is read from the header-only parse (its payload
+is the whole body already); these tests hold that to the whole decode on
+every corpus file, on the shapes of bench/pipeline.py's archive and on
+edge cases, with the header-only parse kept and with it lost on the way to
+another process (pickled).
+"""
 
 from __future__ import annotations
 
+import base64
+import pickle
+import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.mail.decode import decode_headers, decode_message, with_body
+# Registers how the read-only header map is pickled, as between the processes of a replay.
+import bot.engine.prepare  # noqa: F401
+from bot.mail.decode import MAX_RAW_BYTES, HeadersFirst, decode_headers, decode_message, with_body
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+ARCHIVE_POSTS = 400
+
+
+def assert_same_as_whole(raw: bytes) -> HeadersFirst:
+    """``with_body`` gives ``decode_message``, whether the header-only parse is kept or not.
+
+    Returns the headers read first (as they were before the body was read).
+    """
+    whole = decode_message(raw)
+    first = decode_headers(raw)
+    sent = pickle.loads(pickle.dumps(first))
+    assert sent.single_part is None  # never sent to another process
+    assert with_body(raw, first) == whole
+    assert with_body(raw, sent) == whole
+    return first
 
 
 def test_corpus_file_headers_first(corpus_file: Path) -> None:
-    raw = corpus_file.read_bytes()
-    assert with_body(raw, decode_headers(raw)) == decode_message(raw)
+    assert_same_as_whole(corpus_file.read_bytes())
+
+
+@pytest.fixture(scope="module")
+def archive_posts() -> list[bytes]:
+    """The first posts of bench/pipeline.py's archive, as the list delivers them."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        from archive_game import plan_archive
+        from archive_mail import MailWriter
+
+        writer = MailWriter(1639)
+        return [writer.raw(post) for post in plan_archive(ARCHIVE_POSTS, 1639)]
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+def test_archive_posts_headers_first(archive_posts: list[bytes]) -> None:
+    single = [assert_same_as_whole(raw).single_part is not None for raw in archive_posts]
+    # Both kinds are there: plain and flowed posts are one part, the others multipart.
+    assert 0 < sum(single) < len(single)
+
+
+HEAD = (
+    b"From: Alice <alice@example.org>\r\nTo: nomic@example.org\r\nSubject: Go\r\n"
+    b"Message-ID: <one@example.org>\r\nDate: Thu, 26 Nov 2026 12:00:00 +0000\r\n"
+)
+TEXT = "I place a stone at E5. Ça va, ½ point.\n"
+
+
+def lf(raw: bytes) -> bytes:
+    return raw.replace(b"\r\n", b"\n")
+
+
+SINGLE_PARTS = {
+    "no content-type": lf(HEAD) + b"\nI place a stone at E5.\n",
+    "no content-type, no body": lf(HEAD),
+    "no content-type, 8-bit body": lf(HEAD) + b"\n" + TEXT.encode("latin-1"),
+    "bad charset": lf(HEAD)
+    + b"Content-Type: text/plain; charset=x-no-such-charset\n\n"
+    + TEXT.encode("utf-8"),
+    "no blank line after the headers": lf(HEAD) + b"I place a stone at E5.\nI roll 3d6.\n",
+    "crlf": HEAD + b"Content-Type: text/plain; charset=utf-8\r\n\r\n" + TEXT.encode() + b"\r\n",
+    "base64": lf(HEAD)
+    + b"Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\n"
+    + base64.encodebytes(TEXT.encode()),
+    "base64 missing its padding": lf(HEAD)
+    + b"Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\n"
+    + base64.b64encode(b"I place a stone at E5.").rstrip(b"=")
+    + b"\n",
+    "quoted-printable": lf(HEAD)
+    + b"Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: quoted-printable\n\n"
+    + b"I place a stone at E5. =C3=87a va, =C2=BD point, a soft=\n break.\n",
+    "format=flowed delsp": lf(HEAD)
+    + b"Content-Type: text/plain; charset=utf-8; format=flowed; delsp=yes\n\n"
+    + b"I place a stone  \nat E5.\n",
+    "html": lf(HEAD)
+    + b"Content-Type: text/html; charset=utf-8\n\n<p>I place a stone at <b>E5</b>.</p>\n",
+    "attachment only": lf(HEAD)
+    + b"Content-Type: text/plain\nContent-Disposition: attachment; filename=a.txt\n\nE5\n",
+    "application type": lf(HEAD) + b"Content-Type: application/pdf\n\n%PDF-1.4\n",
+    "invalid content-type (read as text/plain)": lf(HEAD)
+    + b"Content-Type: multipart\n\nI place a stone at E5.\n",
+    "two content-types, the first one counts": lf(HEAD)
+    + b'Content-Type: text/plain\nContent-Type: multipart/mixed; boundary="b"\n\n'
+    + b"--b\n\nE5\n--b--\n",
+    "mbox from line": b"From alice@example.org Thu Nov 26 12:00:00 2026\n" + lf(HEAD) + b"\nE5\n",
+    "continuation first": b" folded\n" + lf(HEAD) + b"\nE5\n",
+    "8-bit header": lf(HEAD).replace(b"Subject: Go", "Subject: Gö".encode()) + b"\nE5\n",
+}
+SPLIT_BY_THE_WHOLE_PARSE = {
+    "message/rfc822": lf(HEAD)
+    + b"Content-Type: message/rfc822\n\n"
+    + lf(HEAD)
+    + b"Content-Type: text/plain\n\nI place a stone at E5.\n",
+    "message/delivery-status": lf(HEAD)
+    + b"Content-Type: message/delivery-status\n\nReporting-MTA: dns; x\n\nStatus: 5.0.0\n",
+    "multipart without a boundary": lf(HEAD) + b"Content-Type: multipart/mixed\n\nE5\n",
+    "multipart": lf(HEAD)
+    + b'Content-Type: multipart/alternative; boundary="b"\n\n--b\nContent-Type: text/plain\n\n'
+    + b"E5\n--b\nContent-Type: text/html\n\n<p>E5</p>\n--b--\n",
+}
+
+
+@pytest.mark.parametrize("raw", SINGLE_PARTS.values(), ids=SINGLE_PARTS)
+def test_single_part_body_read_from_the_header_parse(raw: bytes) -> None:
+    assert assert_same_as_whole(raw).single_part is not None
+
+
+@pytest.mark.parametrize("raw", SPLIT_BY_THE_WHOLE_PARSE.values(), ids=SPLIT_BY_THE_WHOLE_PARSE)
+def test_posts_the_parser_splits_are_parsed_whole(raw: bytes) -> None:
+    assert assert_same_as_whole(raw).single_part is None
+
+
+def test_post_over_the_size_cap() -> None:
+    # Long lines: the parser's cost is per line, and the cap is in bytes.
+    line = b"I place a stone at E5. " * 1000 + b"\n"
+    raw = lf(HEAD) + b"Content-Type: text/plain\n\n" + line * (MAX_RAW_BYTES // len(line) + 10)
+    first = assert_same_as_whole(raw)
+    assert first.single_part is not None
+    assert any("before parsing" in defect for defect in first.decoded.defects)
+
+
+def test_body_read_twice_gives_the_same() -> None:
+    # Reading the body can add defects to the parsed message (a base64 body
+    # missing its padding); reading it again must not change the result.
+    raw = SINGLE_PARTS["base64 missing its padding"]
+    first = decode_headers(raw)
+    assert with_body(raw, first) == with_body(raw, first) == decode_message(raw)
+    assert "MIME: InvalidBase64PaddingDefect" in decode_message(raw).defects
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=2000))
 def test_arbitrary_bytes_headers_first(raw: bytes) -> None:
     assert with_body(raw, decode_headers(raw)) == decode_message(raw)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(sorted(SINGLE_PARTS)),
+    st.binary(max_size=600),
+    st.sampled_from([b"\n", b"\r\n", b"\r"]),
+)
+def test_single_parts_with_arbitrary_bodies(name: str, body: bytes, newline: bytes) -> None:
+    head, _, _ = SINGLE_PARTS[name].partition(b"\n\n")
+    assert_same_as_whole((head + b"\n\n").replace(b"\n", newline) + body)
