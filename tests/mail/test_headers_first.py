@@ -31,7 +31,7 @@ ARCHIVE_POSTS = 400
 def assert_same_as_whole(raw: bytes) -> HeadersFirst:
     """``with_body`` gives ``decode_message``, whether the header-only parse is kept or not.
 
-    Returns the headers read first (as they were before the body was read).
+    Returns the headers read first, to say which way the body was read.
     """
     whole = decode_message(raw)
     first = decode_headers(raw)
