@@ -25,7 +25,7 @@ from bot.mail import decode as decode_module
 from bot.mail.decode import HeadersFirst, decode_headers, decode_message, with_body
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
-ARCHIVE_POSTS = 400
+ARCHIVE_POSTS = 200
 
 
 def assert_same_as_whole(raw: bytes) -> HeadersFirst:
