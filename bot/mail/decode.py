@@ -18,13 +18,14 @@ Size caps, chosen so a hostile or accidental huge post costs bounded work:
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from email import policy
 from email.message import Message
-from email.parser import BytesHeaderParser, BytesParser
+from email.parser import BytesHeaderParser, BytesParser, Parser
 from typing import Literal
 
 from bot.mail.charsets import DecodedText, decode_bytes
@@ -40,7 +41,7 @@ from bot.mail.headers import (
     unfold,
 )
 from bot.mail.html import convert_html, html_to_text
-from bot.mail.parsing_policy import DEFAULT_REMEMBERING
+from bot.mail.parsing_policy import DEFAULT_REMEMBERING, MAX_REMEMBERED, MAX_REMEMBERED_CHARS
 from bot.mail.parts import part_type
 
 __all__ = [
@@ -187,6 +188,16 @@ class HeadersFirst:
     # body's and the MIME parts' (read with the body), then the addresses'.
     header_defects: tuple[str, ...] = ()
     address_defects: tuple[str, ...] = ()
+    # The header-only parse, kept when the body can be read from it as the
+    # whole parse would read it (``_body_from_head``).  Kept within one
+    # process only: it is not pickled (``__getstate__``), and without it
+    # ``with_body`` parses the post whole.
+    head: Message | None = field(default=None, compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, object]:
+        # A Message carries its policy, and with it every header remembered
+        # (bot.mail.parsing_policy): not worth sending to another process.
+        return {**self.__dict__, "head": None}
 
 
 def decode_headers(raw: bytes) -> HeadersFirst:
@@ -216,6 +227,7 @@ def _decode_headers(raw: bytes) -> HeadersFirst:
         body_read=False,
         header_defects=tuple(defects[:header_count]),
         address_defects=tuple(defects[header_count:]),
+        head=message if _is_single_part(message) or raw.isascii() else None,
     )
 
 
@@ -224,9 +236,10 @@ def with_body(raw: bytes, first: HeadersFirst) -> DecodedMessage:
     if first.body_read:
         return first.decoded
     try:
-        message = BytesParser(policy=DEFAULT_REMEMBERING).parsebytes(raw[:MAX_RAW_BYTES])
-        body = _body(message)
-        parts = tuple(_parser_defects(message))
+        if first.head is None:
+            body, parts = _body_and_mime_defects(_parsed_whole(raw))
+        else:
+            body, parts = _body_from_head(first.head)
     except Exception:  # decode_message meets the same failure and reports it in its way
         return decode_message(raw)
     defects = [*first.header_defects, *body.defects, *parts, *first.address_defects]
@@ -237,6 +250,60 @@ def with_body(raw: bytes, first: HeadersFirst) -> DecodedMessage:
         defects=_summarised(defects),
         body_unread=body.unread,
     )
+
+
+def _parsed_whole(raw: bytes) -> Message:
+    return BytesParser(policy=DEFAULT_REMEMBERING).parsebytes(raw[:MAX_RAW_BYTES])
+
+
+def _body_and_mime_defects(message: Message) -> tuple[_Body, tuple[str, ...]]:
+    # In this order: reading a part's body may add to its defects (base64).
+    body = _body(message)
+    return body, tuple(_parser_defects(message))
+
+
+# The only header fields the stdlib parser reads to split a body into parts
+# (email.feedparser, ``_parsegen``): the type (its boundary) and the
+# transfer encoding (checked on a multipart).
+SPLITTING_FIELDS = frozenset({"content-type", "content-transfer-encoding"})
+
+
+def _body_from_head(head: Message) -> tuple[_Body, tuple[str, ...]]:
+    """The body and MIME defects of the whole parse, from the header-only parse ``head``.
+
+    The parser treats the header block alike in both parses, and what
+    follows it alike up to the point where the whole parse looks at the
+    type.  Of one part (not multipart/* or message/*), the rest of the post
+    is the payload in both.  Otherwise the whole parse splits that rest
+    under the post's type alone, so the payload is parsed again below the
+    splitting fields only (instead of every header again): the result's
+    top part then lacks the header block's defects, which come first
+    among its defects in the whole parse.
+    """
+    if _is_single_part(head):
+        return _body_and_mime_defects(head)
+    fields = "".join(
+        f"{name}: {value}\n" for name, value in head.raw_items() if name.lower() in SPLITTING_FIELDS
+    )
+    # Unaltered: kept only for a post all ASCII (get_payload decodes 8-bit text).
+    payload = head.get_payload()
+    assert isinstance(payload, str)
+    split = Parser(policy=DEFAULT_REMEMBERING).parsestr(f"{fields}\n{payload}")
+    body, parts = _body_and_mime_defects(split)
+    return body, (*_defect_texts(head), *parts)
+
+
+def _is_single_part(message: Message) -> bool:
+    """Whether the whole parse reads the body as one payload, as the header-only parse does.
+
+    The stdlib feed parser splits the body further only for a message/* or
+    multipart/* type, asked as here (``get_content_maintype``); for any other
+    type the rest of the post becomes the payload, as with ``headersonly``.
+    """
+    try:
+        return message.get_content_maintype() not in {"message", "multipart"}
+    except Exception:  # then the whole parse, which meets it again, says what it makes of it
+        return False
 
 
 def _empty_message(defects: tuple[str, ...]) -> DecodedMessage:
@@ -265,10 +332,30 @@ def _empty_message(defects: tuple[str, ...]) -> DecodedMessage:
 def _header_map(message: Message, defects: list[str]) -> Mapping[str, tuple[str, ...]]:
     values: dict[str, list[str]] = {}
     for name, raw_value in message.raw_items():
-        decoded = header_text(name, str(raw_value))
+        decoded = _decoded_header(name, str(raw_value))
         defects.extend(decoded.defects)
         values.setdefault(name.strip().lower(), []).append(decoded.text)
     return types.MappingProxyType({name: tuple(found) for name, found in values.items()})
+
+
+def _decoded_header(name: str, raw_value: str) -> DecodedText:
+    """``header_text``, remembered for the values that recur from post to post.
+
+    Most header fields of a list's posts recur (the list's own fields, To,
+    each author's From and mail client, a thread's Subject): seven in ten of
+    bench/pipeline.py's.  ``header_text`` depends on nothing but the name and
+    value, and its result is immutable, so one result serves every post that
+    has the field.  A long value is decoded each time, so the memory stays
+    bounded, as for the header objects (bot.mail.parsing_policy).
+    """
+    if len(raw_value) > MAX_REMEMBERED_CHARS:
+        return header_text(name, raw_value)
+    return _remembered_header_text(name, raw_value)
+
+
+@functools.lru_cache(maxsize=MAX_REMEMBERED)
+def _remembered_header_text(name: str, raw_value: str) -> DecodedText:
+    return header_text(name, raw_value)
 
 
 def _first(headers: Mapping[str, tuple[str, ...]], name: str) -> str:
@@ -317,9 +404,13 @@ def _from_name(message: Message, sender: Mailbox | None) -> str:
 
 def _parser_defects(message: Message) -> Iterator[str]:
     for part in _walk(message, include_enclosed=True):
-        for defect in part.defects:
-            detail = " ".join(str(defect).split())[:MAX_DEFECT_DETAIL]
-            yield f"MIME: {type(defect).__name__}: {detail}".rstrip(": ")
+        yield from _defect_texts(part)
+
+
+def _defect_texts(part: Message) -> Iterator[str]:
+    for defect in part.defects:
+        detail = " ".join(str(defect).split())[:MAX_DEFECT_DETAIL]
+        yield f"MIME: {type(defect).__name__}: {detail}".rstrip(": ")
 
 
 def _summarised(defects: list[str]) -> tuple[str, ...]:

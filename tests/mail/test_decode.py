@@ -454,3 +454,16 @@ def test_html_converter_crash_falls_back_to_stripping_tags(monkeypatch: pytest.M
     converted = html_module.convert_html("<p>I vote &amp; <b>FOR</b></p>\n\n\n\n<br>12")
     assert converted.text == " I vote &  FOR\n\n 12"
     assert converted.defects == ("HTML converter failed (AssertionError); tags stripped instead",)
+
+
+def test_a_recurring_header_is_decoded_alike_in_every_post() -> None:
+    # Header fields are decoded once per distinct value and remembered: the
+    # next post with the same field gets the same text and the same defects.
+    subject = b"Subject: =?utf-8?q?Caf=C3=A9?= " + "déjà".encode("latin-1")
+    long_subject = b"Subject: " + b"long " * 1000
+    for header in (subject, long_subject):
+        first, second = (decode_message(message(header_bytes=header + b"\r\n")) for _ in "ab")
+        assert first == second
+    decoded = decode_message(message(header_bytes=subject + b"\r\n"))
+    assert decoded.subject == "Café déjà"
+    assert decoded.defects == ("raw 8-bit bytes in header Subject; decoded as cp1252",)

@@ -1,0 +1,198 @@
+"""What preparing one post costs, the preparing process's share of a replay.
+
+    .venv/bin/python bench/prepare_cost.py [--posts 4000] [--rounds 5] [--seed 1639]
+        [--baseline REF] [--workdir DIR]
+
+Generates bench/pipeline.py's archive (the same planner and mail writer,
+the same seed) and, for each round, runs one child process per code tree
+(this checkout, then the git revision ``--baseline`` exported to a scratch
+folder and put first on ``PYTHONPATH``), in turn, so that machine noise hits
+both.  Each child reads the posts as the replay does, warms up (the post
+grammar, a first pass over some posts), then times over every post:
+
+* ``_prepare``: ``bot.engine.prepare._prepare``, all the pure stages, what
+  the preparing process of ``nomicbot replay`` does per post;
+* ``decode``: ``decode_headers`` then ``with_body``, the decoding alone;
+* ``bare``: ``email.message_from_bytes(policy=default)`` + ``get_body`` +
+  ``get_content``, the bare decode that bench/pipeline.py compares against.
+
+Prints milliseconds per post, the median of the rounds, for each code tree,
+and the ratios of the medians (baseline / this checkout: above 1 is faster).
+"""
+
+from __future__ import annotations
+
+import argparse
+import email
+import functools
+import json
+import mailbox
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from email.policy import default
+from pathlib import Path
+
+from archive_game import plan_archive
+from archive_mail import write_archive, write_config
+from runs import ROOT, clean_environment, workspace
+
+WARM_UP_POSTS = 200
+MEASURES = ("_prepare", "decode", "bare")
+
+
+def read_back(archive: Path) -> list[bytes]:
+    """Each post's bytes as ``bot.ingress.replay`` reads them (``mailbox.mbox.get_bytes``)."""
+    box = mailbox.mbox(str(archive), create=False)
+    try:
+        return [box.get_bytes(key) for key in box.iterkeys()]
+    finally:
+        box.close()
+
+
+# --- in a child: one round on one code tree ------------------------------------------
+
+
+def measure(archive: Path, config: Path) -> dict[str, float]:
+    """Seconds for each measure over every post of ``archive``, with the ``bot`` on the path."""
+    from bot.app import build_services
+    from bot.config import load_settings
+    from bot.engine.prepare import _prepare
+    from bot.mail.decode import decode_headers, with_body
+    from bot.parser.grammar import post_grammar
+
+    raws = read_back(archive)
+    settings = build_services(load_settings(config, environ={})).pipeline_settings
+    post_grammar(settings.areas)
+
+    def prepare_all(posts: Sequence[bytes]) -> None:
+        for raw in posts:
+            _prepare(raw, settings)
+
+    def decode_all(posts: Sequence[bytes]) -> None:
+        for raw in posts:
+            with_body(raw, decode_headers(raw))
+
+    actions: dict[str, Callable[[Sequence[bytes]], object]] = {
+        "_prepare": prepare_all,
+        "decode": decode_all,
+        "bare": parse_bare,
+    }
+    for action in actions.values():
+        action(raws[:WARM_UP_POSTS])
+    return {name: timed(functools.partial(action, raws)) for name, action in actions.items()}
+
+
+def parse_bare(raws: Sequence[bytes]) -> int:
+    """The bare decode of bench/pipeline.py; returns the characters read (so none is skipped)."""
+    characters = 0
+    for raw in raws:
+        message = email.message_from_bytes(raw, policy=default)
+        body = message.get_body(("plain", "html"))
+        if body is not None:
+            characters += len(body.get_content())
+    return characters
+
+
+def timed(action: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+# --- in the parent: the archive and the rounds ------------------------------------------
+
+
+def run_child(code: Path, archive: Path, config: Path) -> dict[str, float]:
+    environment = clean_environment() | {"PYTHONPATH": str(code)}
+    command = [sys.executable, __file__, "--measure", str(archive), "--config", str(config)]
+    finished = subprocess.run(
+        command, capture_output=True, text=True, env=environment, cwd=code, check=False
+    )
+    if finished.returncode != 0:
+        raise SystemExit(f"measuring with {code} failed:\n{finished.stderr}")
+    result: dict[str, float] = json.loads(finished.stdout.strip().splitlines()[-1])
+    return result
+
+
+def export_revision(reference: str, folder: Path) -> Path:
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", reference], check=True, capture_output=True
+    ).stdout
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def print_results(rounds: dict[str, list[dict[str, float]]], posts: int) -> None:
+    medians: dict[str, dict[str, float]] = {}
+    for tree, results in rounds.items():
+        medians[tree] = {}
+        for name in MEASURES:
+            values = [1000 * result[name] / posts for result in results]
+            medians[tree][name] = statistics.median(values)
+            listed = ", ".join(f"{value:.3f}" for value in values)
+            print(f"{tree:>9} {name:>8}: median {medians[tree][name]:.3f} ms/post ({listed})")
+    for tree, found in medians.items():
+        print(f"{tree:>9}: _prepare / bare decode = {found['_prepare'] / found['bare']:.3f}")
+    if "baseline" in medians:
+        for name in MEASURES[:2]:
+            ratio = medians["baseline"][name] / medians["checkout"][name]
+            # Each round's two runs are next to each other in time, so their
+            # ratio is less exposed to a load that changes between rounds.
+            paired = statistics.median(
+                before[name] / after[name]
+                for before, after in zip(rounds["baseline"], rounds["checkout"], strict=True)
+            )
+            print(
+                f"{name}: baseline / checkout = {ratio:.3f} of the medians, {paired:.3f} the "
+                "median of each round's (above 1: this checkout is faster)"
+            )
+
+
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--posts", type=int, default=4000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1639)
+    parser.add_argument("--baseline", default="", help="git revision also timed, e.g. main")
+    parser.add_argument("--workdir", type=Path, help="keep the archive here")
+    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # in a child
+    parser.add_argument("--config", type=Path, help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = parse_arguments(argv)
+    if arguments.measure is not None:
+        print(json.dumps(measure(arguments.measure, arguments.config)))
+        return 0
+    with workspace(arguments.workdir, prefix="nomicbot-prepare-") as folder:
+        archive = folder / "game.mbox"
+        shapes = write_archive(
+            archive, plan_archive(arguments.posts, arguments.seed), arguments.seed
+        )
+        data = folder / "data"
+        data.mkdir(exist_ok=True)
+        config = write_config(data / "nomicbot.toml", data)
+        print(f"archive: {arguments.posts} posts, MIME shapes {dict(shapes.most_common())}")
+        trees = {"checkout": ROOT}
+        if arguments.baseline:
+            trees["baseline"] = export_revision(arguments.baseline, folder / "baseline-code")
+            print(f"baseline: {arguments.baseline}")
+        rounds: dict[str, list[dict[str, float]]] = {tree: [] for tree in trees}
+        for number in range(1, arguments.rounds + 1):
+            for tree, code in trees.items():
+                rounds[tree].append(run_child(code, archive, config))
+            print(
+                f"  round {number}: "
+                + ", ".join(f"{t} {r[-1]['_prepare']:.2f} s" for t, r in rounds.items())
+            )
+        print_results(rounds, arguments.posts)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
