@@ -116,7 +116,10 @@ def visible_text(body: str, *, sender: str = "") -> str:
     lines = _without_comments([line.rstrip() for line in _LINE_BREAK.split(body)])
     identity: Sender | None = sender_of(sender) if sender.strip() else None
     lines = strip_signature(_trimmed(_author_lines(lines)), identity)
-    return "\n".join(_trimmed(lines))
+    # Cutting a copy may leave a {{ block open, which makes the brackets after
+    # it a comment (rule 8): read the comments of what is kept once more, as a
+    # second reading of the result would.
+    return "\n".join(_trimmed(_without_comments(lines)))
 
 
 def _without_comments(lines: list[str]) -> list[str]:
