@@ -23,33 +23,21 @@ and the ratios of the medians (baseline / this checkout: above 1 is faster).
 from __future__ import annotations
 
 import argparse
-import email
 import functools
 import json
-import mailbox
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Sequence
-from email.policy import default
 from pathlib import Path
 
 from archive_game import plan_archive
 from archive_mail import write_archive, write_config
+from pipeline import parse_bare, read_back, timed
 from runs import ROOT, clean_environment, workspace
 
 WARM_UP_POSTS = 200
 MEASURES = ("_prepare", "decode", "bare")
-
-
-def read_back(archive: Path) -> list[bytes]:
-    """Each post's bytes as ``bot.ingress.replay`` reads them (``mailbox.mbox.get_bytes``)."""
-    box = mailbox.mbox(str(archive), create=False)
-    try:
-        return [box.get_bytes(key) for key in box.iterkeys()]
-    finally:
-        box.close()
 
 
 # --- in a child: one round on one code tree ------------------------------------------
@@ -83,23 +71,6 @@ def measure(archive: Path, config: Path) -> dict[str, float]:
     for action in actions.values():
         action(raws[:WARM_UP_POSTS])
     return {name: timed(functools.partial(action, raws)) for name, action in actions.items()}
-
-
-def parse_bare(raws: Sequence[bytes]) -> int:
-    """The bare decode of bench/pipeline.py; returns the characters read (so none is skipped)."""
-    characters = 0
-    for raw in raws:
-        message = email.message_from_bytes(raw, policy=default)
-        body = message.get_body(("plain", "html"))
-        if body is not None:
-            characters += len(body.get_content())
-    return characters
-
-
-def timed(action: Callable[[], object]) -> float:
-    started = time.perf_counter()
-    action()
-    return time.perf_counter() - started
 
 
 # --- in the parent: the archive and the rounds ------------------------------------------
