@@ -33,7 +33,7 @@ from pathlib import Path
 
 from archive_game import plan_archive
 from archive_mail import write_archive, write_config
-from pipeline import parse_bare, read_back, timed
+from pipeline import export_revision, parse_bare, read_back, timed
 from runs import ROOT, clean_environment, workspace
 
 WARM_UP_POSTS = 200
@@ -86,15 +86,6 @@ def run_child(code: Path, archive: Path, config: Path) -> dict[str, float]:
         raise SystemExit(f"measuring with {code} failed:\n{finished.stderr}")
     result: dict[str, float] = json.loads(finished.stdout.strip().splitlines()[-1])
     return result
-
-
-def export_revision(reference: str, folder: Path) -> Path:
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", reference], check=True, capture_output=True
-    ).stdout
-    folder.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-    return folder
 
 
 def print_results(rounds: dict[str, list[dict[str, float]]], posts: int) -> None:
