@@ -168,7 +168,14 @@ def _check_can_pay(holder_holds: str, held: int, amount: int, currency: str, rul
         )
 
 
-def _record(session: Session, player_id: int, currency: str, amount: int, cause: Cause) -> None:
+def _record(
+    session: Session,
+    player_id: int,
+    currency: str,
+    amount: int,
+    cause: Cause,
+    basin_nweek: int | None = None,
+) -> None:
     ledger.record(
         session,
         player_id,
@@ -179,6 +186,7 @@ def _record(session: Session, player_id: int, currency: str, amount: int, cause:
         rule=cause.rule,
         note=cause.note,
         message_pk=cause.message_pk,
+        basin_nweek=basin_nweek,
     )
 
 
@@ -222,17 +230,7 @@ def gain_for_entity(
     """The entity ``entity`` (the Store, ...) receives ``amount`` (> 0)."""
     if amount <= 0:
         raise ValueError(f"a gain is positive, not {amount}")
-    ledger.record_for_entity(
-        session,
-        entity,
-        currency,
-        amount,
-        occurred_at=at,
-        source=source,
-        rule=rule,
-        note=note,
-        message_pk=message_pk,
-    )
+    _record_for_entity(session, entity, currency, amount, Cause(at, rule, note, source, message_pk))
 
 
 def spend_for_entity(
@@ -254,17 +252,24 @@ def spend_for_entity(
     held = ledger.entity_balance(session, entity, currency)
     _check_can_pay(f"{entity} holds", held, amount, currency, rule)
     if amount:
-        ledger.record_for_entity(
-            session,
-            entity,
-            currency,
-            -amount,
-            occurred_at=at,
-            source=source,
-            rule=rule,
-            note=note,
-            message_pk=message_pk,
-        )
+        cause = Cause(at, rule, note, source, message_pk)
+        _record_for_entity(session, entity, currency, -amount, cause)
+
+
+def _record_for_entity(
+    session: Session, entity: str, currency: str, amount: int, cause: Cause
+) -> None:
+    ledger.record_for_entity(
+        session,
+        entity,
+        currency,
+        amount,
+        occurred_at=cause.at,
+        source=cause.source,
+        rule=cause.rule,
+        note=cause.note,
+        message_pk=cause.message_pk,
+    )
 
 
 # -- the Basin (rule 21 A.2) -----------------------------------------------------
@@ -326,18 +331,7 @@ def _create(
     room = max(BASIN_CAP - ledger.basin_created(session, nweek), 0)
     created = BasinCreation(amount, min(amount, room), nweek)
     if created.created:
-        ledger.record(
-            session,
-            player_id,
-            TILDEX,
-            created.created,
-            occurred_at=cause.at,
-            source=cause.source,
-            rule=cause.rule,
-            note=cause.note,
-            message_pk=cause.message_pk,
-            basin_nweek=nweek,
-        )
+        _record(session, player_id, TILDEX, created.created, cause, basin_nweek=nweek)
     return created
 
 
