@@ -22,6 +22,7 @@ committed (and can be mailed) as soon as it is made.
 
 from __future__ import annotations
 
+import functools
 import logging
 import traceback
 from collections import deque
@@ -29,8 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import chain
+from typing import cast
 
-from sqlalchemy import event, func, select
+from sqlalchemy import Table, Update, bindparam, event, func, inspect, select, update
 from sqlalchemy.orm import ORMExecuteState, Session, defer, sessionmaker
 
 from bot.engine.event_shunts import queued_event_count, rerun_queued_events, settle_events
@@ -180,9 +182,59 @@ def _judge_in_batch(
     process_message(session, message, services, prepared)
     # The next post starts from the database, as in a session of its own:
     # nothing it reads is an object an earlier post left in memory.
-    session.flush()
+    if not _write_own_row_only(session, message):
+        session.flush()
     session.expunge_all()
     return True
+
+
+def _write_own_row_only(session: Session, message: Message) -> bool:
+    """Write ``message`` with one UPDATE if it is all the post changed; False otherwise.
+
+    Most posts of a list change nothing but their own row (chatter, a
+    refusal, an auto-reply: two in three of bench/pipeline.py's archive).
+    The unit of work spent 0.55 ms flushing that one row, more than judging
+    such a post; the same UPDATE, of the same columns with the same values,
+    executed on the session's connection costs 0.2 ms.  The write happens
+    where the flush did, before the next post, and the session's watchers
+    see it as they saw the flush's: the Clock's (``WriteWatch``) reads the
+    statement; the batch's queue (``BatchQueue``) took no note of the
+    judged post's own row either way.  The live daemon's one transaction per
+    post keeps the flush (its commit).
+    """
+    if session.new or session.deleted:
+        return False
+    dirty = session.dirty
+    if len(dirty) != 1 or message not in dirty:
+        return False
+    state = inspect(message)
+    attributes = state.attrs
+    changed = {
+        key: attributes[key].value
+        for key in _MESSAGE_COLUMNS - state.unmodified
+        if attributes[key].history.has_changes()
+    }
+    if changed:
+        statement = _own_row_update(frozenset(changed))
+        session.connection().execute(statement, {**changed, ROW_KEY: message.id})
+    # Written: what the flush would do next is nothing.
+    session.expunge(message)
+    return True
+
+
+ROW_KEY = "own_row_id"
+
+
+@functools.cache
+def _own_row_update(columns: frozenset[str]) -> Update:
+    # One statement per set of columns, built once: building it again for
+    # each post cost as much as the flush it replaces (SQLAlchemy's cache
+    # key is kept with the statement).
+    return (
+        update(cast(Table, _MESSAGE_TABLE))
+        .where(_MESSAGE_TABLE.c.id == bindparam(ROW_KEY))
+        .values({column: bindparam(column) for column in sorted(columns)})
+    )
 
 
 class BatchQueue:
@@ -246,6 +298,7 @@ class BatchQueue:
 
 
 _MESSAGE_TABLE = Message.__table__
+_MESSAGE_COLUMNS = frozenset(column.key for column in _MESSAGE_TABLE.columns)
 
 
 def _judge_one_by_one(

@@ -30,9 +30,11 @@ BROKEN_POST = POSTS[5].message_id  # a Move of period 2
 DEFECT = "defect planted in the judging of one post"
 
 
-def judged(folder: Path, batch: int) -> tuple[App, QueueReport]:
+def judged(
+    folder: Path, batch: int, posts: tuple[go_game.ScriptedPost, ...] = POSTS
+) -> tuple[App, QueueReport]:
     app = make_app(folder)
-    for post in POSTS:
+    for post in posts:
         store_message(app, post.raw(), "replay", post.at)
     return app, process_queue(app.session_factory, app.services, batch=batch)
 
@@ -41,7 +43,14 @@ def fingerprint(app: App) -> dict[str, Any]:
     """What a replay leaves: statuses, the action log, the outbox, the shunts."""
     with app.session_factory() as session:
         statuses = session.execute(
-            select(Message.message_id, Message.status, Message.status_reason).order_by(Message.id)
+            select(
+                Message.message_id,
+                Message.status,
+                Message.status_reason,
+                Message.sender,
+                Message.subject,
+                Message.processed_at.is_not(None),
+            ).order_by(Message.id)
         ).all()
         records = session.execute(
             select(
@@ -91,6 +100,54 @@ def test_batches_leave_what_one_transaction_per_post_leaves(tmp_path: Path) -> N
         dispose_both(single, batched)
 
 
+# Posts that change nothing but their own row: chatter from a player and from
+# a list member who is no player, and a post whose only "action" is quoted.
+CHATTER = (
+    (go_game.ALICE, "Good game so far, Bob.\n\n-- \nAlice"),
+    (("Carol", "carol@example.test"), "Who is winning?"),
+    (go_game.BOB, "> I place a stone at E6.\n\nNice one."),
+)
+
+
+def with_chatter() -> tuple[go_game.ScriptedPost, ...]:
+    chatter = [
+        go_game.ScriptedPost(author, post.at + timedelta(minutes=5), body, 100 + number)
+        for number, (post, (author, body)) in enumerate(zip(POSTS[::3], CHATTER * 2, strict=False))
+    ]
+    return tuple(sorted((*POSTS, *chatter), key=lambda post: post.at))
+
+
+def test_posts_that_change_only_their_own_row_leave_it_as_a_flush_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch writes such a post's row with one statement; the row is the same."""
+    original = worker._write_own_row_only
+    written: list[str] = []
+
+    def counted(session: Any, message: Message) -> bool:
+        if original(session, message):
+            written.append(message.message_id)
+            return True
+        return False
+
+    monkeypatch.setattr(worker, "_write_own_row_only", counted)
+    posts = with_chatter()
+    single, single_report = judged(tmp_path / "single", 1, posts)
+    assert written == []  # one transaction per post: the flush, as the live daemon does
+    batched, batched_report = judged(tmp_path / "batched", 7, posts)
+    try:
+        assert batched_report == single_report == QueueReport(len(posts), 0)
+        assert len(written) == len(posts) - len(POSTS)  # every chatter post, no Move
+        found = fingerprint(batched)
+        assert found == fingerprint(single)
+        chatter = [row for row in found["statuses"] if row[0] in written]
+        assert {row[1:3] for row in chatter} == {("processed", "no actions")}
+        # Its sender, subject and time of judging were written with the status.
+        assert all(row[3] and row[4] == "[Nomic] Political Go" and row[5] for row in chatter)
+    finally:
+        dispose_both(single, batched)
+
+
 def planted_defect(monkeypatch: pytest.MonkeyPatch) -> None:
     original: Callable[..., None] = worker.process_message
 
@@ -112,7 +169,7 @@ def test_a_post_that_raises_in_a_batch_is_shunted_alone(
         assert batched_report == single_report == QueueReport(len(POSTS) - 1, 1)
         found = fingerprint(batched)
         assert found == fingerprint(single)
-        broken = [row for row in found["statuses"] if row[0] == BROKEN_POST]
+        broken = [row[:3] for row in found["statuses"] if row[0] == BROKEN_POST]
         assert broken == [(BROKEN_POST, "shunted", f"RuntimeError: {DEFECT}")]
         [(broken_pk,)] = found["shunts"]
         assert broken_pk not in {row[1] for row in found["outbox"]}  # its reply was undone
