@@ -19,6 +19,7 @@ from bot.engine.rule_changes import RuleBook
 from bot.engine.services import Services
 from bot.outbound.templates import make_environment
 from bot.outbound.transports import Transport, make_transport
+from bot.parser.saved_grammar import user_cache_folder
 from bot.pipeline import PipelineSettings
 from bot.store.database import make_engine, make_session_factory, upgrade_database
 from bot.trust.bot_key import GENERATED_RECORD, load_bot_key
@@ -55,6 +56,7 @@ def build_services(settings: Settings) -> Services:
             own_key_record_file=str(settings.data_path / GENERATED_RECORD),
             areas=tuple(area for game in games for area in game.areas),
             refereed_subgames=frozenset(key for game in games for key in game.refereed_subgames),
+            grammar_folder=user_cache_folder(),
         ),
         master_secret=master_secret(settings),
         templates=make_environment(),

@@ -66,9 +66,10 @@ def _warm_up(settings: PipelineSettings) -> None:
 
     Both take about a second in a new process (the grammar is composed and
     its LALR tables computed once per process), which the judging process
-    would otherwise spend waiting for the first posts.
+    would otherwise spend waiting for the first posts.  The grammar composed
+    by an earlier process is loaded instead (``bot.parser.saved_grammar``).
     """
-    post_grammar(settings.areas)
+    post_grammar(settings.areas, settings.grammar_folder)
 
 
 def _prepare_each(

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from lark import Lark, Token, Transformer
 from lark.lexer import PatternRE, PatternStr, TerminalDef
@@ -22,6 +23,7 @@ from lark.visitors import merge_transformers
 from bot.parser.area import ActionReading, Area
 from bot.parser.areas import AREAS, COMMON
 from bot.parser.areas.common import CommonTransformer
+from bot.parser.saved_grammar import saved_parser, sources_digest
 from bot.resources import resource_directory
 
 GRAMMAR_DIRECTORY = resource_directory("grammar")
@@ -116,17 +118,18 @@ def post_grammar_text(areas: Iterable[Area]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build_post_grammar(areas: tuple[Area, ...] = AREAS) -> PostGrammar:
-    """Compose ``areas`` into one parser; raises lark's GrammarError on a bad grammar."""
-    keywords: dict[str, str] = {}
-    parser = Lark(
-        post_grammar_text(areas),
-        parser="lalr",
-        lexer="contextual",
-        source_path=str(POST_GRAMMAR),
-        import_paths=sorted({str(area.directory) for area in areas if area.directory}),
-        edit_terminals=functools.partial(_whole_word_keyword, keywords=keywords),
-    )
+def build_post_grammar(areas: tuple[Area, ...] = AREAS, saved_in: str = "") -> PostGrammar:
+    """Compose ``areas`` into one parser; raises lark's GrammarError on a bad grammar.
+
+    With ``saved_in`` (a folder), the parser composed by an earlier process
+    from the same grammar is loaded from there, or saved there once composed
+    (``bot.parser.saved_grammar``).
+    """
+    if saved_in:
+        digest = sources_digest(_composition_sources(areas))
+        parser, keywords = saved_parser(Path(saved_in), digest, lambda: _compose(areas))
+    else:
+        parser, keywords = _compose(areas)
     transformers = {area.namespace: area.transformer() for area in (COMMON, *areas)}
     return PostGrammar(
         parser=parser,
@@ -140,10 +143,49 @@ def build_post_grammar(areas: tuple[Area, ...] = AREAS) -> PostGrammar:
     )
 
 
-@functools.cache
-def post_grammar(areas: tuple[Area, ...] = AREAS) -> PostGrammar:
-    """The grammar composed of ``areas``, built once per process for each set of areas."""
-    return build_post_grammar(areas)
+def _compose(areas: tuple[Area, ...]) -> tuple[Lark, dict[str, str]]:
+    keywords: dict[str, str] = {}
+    parser = Lark(
+        post_grammar_text(areas),
+        parser="lalr",
+        lexer="contextual",
+        source_path=str(POST_GRAMMAR),
+        import_paths=_import_paths(areas),
+        edit_terminals=functools.partial(_whole_word_keyword, keywords=keywords),
+    )
+    return parser, keywords
+
+
+def _import_paths(areas: tuple[Area, ...]) -> list[str]:
+    return sorted({str(area.directory) for area in areas if area.directory})
+
+
+def _composition_sources(areas: tuple[Area, ...]) -> Iterator[bytes]:
+    """Everything ``_compose`` reads: the text, the grammar files, this module."""
+    yield post_grammar_text(areas).encode()
+    yield "\n".join(_import_paths(areas)).encode()
+    yield Path(__file__).read_bytes()  # the composition and the keyword edit
+    folders = {GRAMMAR_DIRECTORY, *(Path(path) for path in _import_paths(areas))}
+    for folder in sorted(folders):
+        for grammar_file in sorted(folder.glob("*.lark")):
+            yield str(grammar_file).encode()
+            yield grammar_file.read_bytes()
+
+
+# The grammar of each set of areas, composed once per process.
+_COMPOSED: dict[tuple[Area, ...], PostGrammar] = {}
+
+
+def post_grammar(areas: tuple[Area, ...] = AREAS, saved_in: str = "") -> PostGrammar:
+    """The grammar composed of ``areas``, built once per process for each set of areas.
+
+    ``saved_in`` is used by the process's first call for ``areas`` only
+    (``build_post_grammar``); later calls get the same grammar without it.
+    """
+    grammar = _COMPOSED.get(areas)
+    if grammar is None:
+        grammar = _COMPOSED[areas] = build_post_grammar(areas, saved_in)
+    return grammar
 
 
 def _gift_owners(areas: tuple[Area, ...]) -> tuple[tuple[re.Pattern[str], str], ...]:

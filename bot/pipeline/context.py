@@ -35,6 +35,9 @@ class PipelineSettings:
     # The subgames of the parser's catch-all (``bot.parser.unrefereed``) that
     # an enabled game referees (``Game.refereed_subgames``).
     refereed_subgames: frozenset[str] = frozenset()
+    # The folder where the composed post grammar is kept for the next
+    # process (``bot.parser.saved_grammar``); empty: composed anew.
+    grammar_folder: str = ""
 
 
 @dataclass
