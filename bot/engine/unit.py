@@ -66,7 +66,17 @@ def process_message(
     ``bot.engine.prepare``); it is the same as running the pipeline here.
     """
     context = prepared or run_pipeline(message.raw, services.pipeline_settings)
+    _judge_message(session, message, services, context)
+    # Recorded last, so that they are written with the post's status in one
+    # UPDATE: set first, they were flushed on their own by the judging's
+    # first query.  The judging reads neither from the row (the ruling
+    # quotes the Subject from the context).
     _record_headers(message, context)
+
+
+def _judge_message(
+    session: Session, message: Message, services: Services, context: PostContext
+) -> None:
     if not context.refused and context.private and not context.authentication:
         context.authentication = secret_authentication(
             session,
@@ -387,8 +397,8 @@ def _refusal(action: ParsedAction, turn: Turn, adapter: object | None) -> Ruling
 
 def _record_headers(message: Message, context: PostContext) -> None:
     claimed = ""
+    message.subject = context.subject_or(message.subject)
     if context.decoded is not None:
-        message.subject = context.decoded.subject[:2000]
         settings = context.settings
         claimed = _claimed_sender(
             context.decoded,

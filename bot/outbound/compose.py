@@ -45,7 +45,7 @@ def compose_ruling_reply(
     variables = _ruling_variables(message, context, outcome, services)
     body = services.templates.get_template("ruling/reply.txt.j2").render(variables)
     body = cut_ruling(body, message.message_id)  # bot.outbound.size
-    subject = _reply_subject(message.subject)
+    subject = _reply_subject(context.subject_or(message.subject))
     recipients = _recipients(context, services)
     mail = _mail(
         services,
@@ -89,7 +89,7 @@ def _ruling_variables(
     }
     return {
         "author": _author_label(context),
-        "subject": message.subject or "(no subject)",
+        "subject": context.subject_or(message.subject) or "(no subject)",
         "received_label": services.clock.reading(outcome.effective_at).label,
         "received_utc": outcome.effective_at.strftime("%Y-%m-%d %H:%M:%S UTC"),
         "applied": by_outcome[Outcome.APPLIED],

@@ -40,6 +40,10 @@ class PipelineSettings:
     grammar_folder: str = ""
 
 
+# The longest Subject kept: a post's Subject is for people to read.
+SUBJECT_CHARS = 2000
+
+
 @dataclass
 class PostContext:
     """One post on its way through the stages.
@@ -86,3 +90,8 @@ class PostContext:
 
     def note(self, text: str) -> None:
         self.notes = (*self.notes, text)
+
+    def subject_or(self, stored: str) -> str:
+        """The Subject the bot records for the post and quotes in its ruling; ``stored``
+        (what the message row holds) for a post that was not decoded."""
+        return stored if self.decoded is None else self.decoded.subject[:SUBJECT_CHARS]
