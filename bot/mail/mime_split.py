@@ -53,6 +53,7 @@ from email.errors import (
 from email.message import EmailMessage, Message
 
 from bot.mail.parsing_policy import DEFAULT_REMEMBERING
+from bot.mail.parts import part_type
 
 __all__ = ["MAX_SPLIT_DEPTH", "split_multipart"]
 
@@ -65,10 +66,11 @@ MAX_SPLIT_DEPTH = 8
 # line; a lookbehind for the line start would make the search three times
 # slower, so that is checked on the few matches instead.
 DASHES = re.compile(r"--([^\r\n]*?)[ \t]*(?:\r\n|\r|\n|\Z)")
-# One line with its line end, as the feed parser cracks lines.
-LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
-# As email.feedparser.headerRE: a header field, a continuation or an envelope line.
-HEADER_LINE = re.compile(r"(From |[\041-\071\073-\176]*:|[\t ])")
+# Lines with their line ends, as the feed parser cracks them (not str.splitlines).
+LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+# A run of lines that each start as email.feedparser.headerRE says a header
+# field, a continuation or an envelope line starts.
+HEADER_LINES = re.compile(r"(?:(?:From |[\041-\071\073-\176]*:|[\t ])[^\r\n]*(?:\r\n|\r|\n|\Z))*")
 # Multipart transfer encodings RFC 2045 section 6.4 allows (as ``_parsegen`` checks).
 MULTIPART_ENCODINGS = frozenset({"7bit", "8bit", "binary"})
 NO_MARKS: frozenset[str] = frozenset()
@@ -136,7 +138,7 @@ def split_multipart(fields: Iterable[tuple[str, str]], payload: str) -> Message 
     message = EmailMessage(policy=DEFAULT_REMEMBERING)
     for name, value in fields:
         message.set_raw(name, value)
-    if message.get_content_maintype() != "multipart":
+    if part_type(message).maintype != "multipart":
         return None
     try:
         _split_into(message, _Body(payload), 0, NO_MARKS, depth=0)
@@ -193,7 +195,7 @@ def _boundary(message: Message, depth: int) -> str:
         or not boundary
         or encoding not in MULTIPART_ENCODINGS
         # Its parts are message/rfc822 by default.
-        or message.get_content_type() == "multipart/digest"
+        or part_type(message).content_type == "multipart/digest"
     ):
         raise _NotFollowed
     return boundary
@@ -223,9 +225,11 @@ def _read_part(
     the boundary, so it is cut from the payload (a multipart's epilogue).
     """
     part, position = _read_header_block(body, position, ending)
-    if part.get_content_maintype() == "message":
+    # part_type answers as get_content_maintype, once for the split and the body's choice.
+    maintype = part_type(part).maintype
+    if maintype == "message":
         raise _NotFollowed
-    if part.get_content_maintype() == "multipart":
+    if maintype == "multipart":
         position = _split_into(part, body, position, ending, depth + 1)
         # An empty epilogue becomes None; one emptied by the cut stays empty.
         part.epilogue = _without_line_end(part.epilogue) if part.epilogue else None
@@ -243,23 +247,24 @@ def _read_header_block(body: _Body, position: int, ending: frozenset[str]) -> tu
     line there is dropped, any other is the payload's first line and a
     MissingHeaderBodySeparatorDefect, which comes before the block's defects.
     """
-    lines: list[str] = []
-    separator_missing = False
-    while position < len(body.text) and body.boundary_at(position, ending) is None:
-        line = LINE.match(body.text, position)
-        assert line is not None  # LINE matches anywhere
-        if not HEADER_LINE.match(line.group()):
-            separator_missing = not line.group().startswith(("\r", "\n"))
-            if not separator_missing:
-                position = line.end()
-            break
-        lines.append(line.group())
-        position = line.end()
+    text = body.text
+    run = HEADER_LINES.match(text, position)
+    assert run is not None  # it matches the empty string
+    end = run.end()
+    # A boundary line ends the block even if it looks like a header field
+    # ("--a:b"): the parser checks for boundaries before anything else.
+    stop = body.next_boundary(position, ending)
+    if stop is not None and stop.start < end:
+        end = stop.start
+    lines = LINES.findall(text, position, end)
     part = EmailMessage(policy=DEFAULT_REMEMBERING)
-    if separator_missing:
-        _add_defect(part, MissingHeaderBodySeparatorDefect())
+    if end < len(text) and (stop is None or stop.start != end):
+        if text[end] in "\r\n":  # the blank line after the block, dropped
+            end += 2 if text.startswith("\r\n", end) else 1
+        else:
+            _add_defect(part, MissingHeaderBodySeparatorDefect())
     _parse_header_lines(part, lines)
-    return part, position
+    return part, end
 
 
 def _parse_header_lines(part: Message, lines: list[str]) -> None:

@@ -141,6 +141,10 @@ TAKEN = {
         'multipart/mixed; boundary="=_a.b+c(d)?*[e]^$|{2}\\\\"',
         "--=_a.b+c(d)?*[e]^$|{2}\\\n\nE5\n--=_a.b+c(d)?*[e]^$|{2}\\--\n",
     ),
+    "boundary with a colon, part of headers only": (
+        'multipart/mixed; boundary="a:b"',
+        "--a:b\nContent-Type: text/plain\n--a:b\nX-Note: 1\n--a:b--\n",
+    ),
     "boundary with spaces": ('multipart/mixed; boundary=" a b "', "-- a b\n\nE5\n-- a b--\n"),
     "unquoted boundary, folded type": ("multipart/mixed;\n\tboundary=b", "--b\n\nE5\n--b--\n"),
     "inner boundary a prefix of the outer": (
@@ -324,7 +328,7 @@ def test_split_takes_every_multipart_post_of_the_archive(archive_posts: list[byt
 
 # --- generated bodies ------------------------------------------------------------
 
-BOUNDARIES = ("b", "b2", "b-", "in", "=_x.y+(z)?", "a b")
+BOUNDARIES = ("b", "b2", "b-", "in", "=_x.y+(z)?", "a b", "a:b")
 PART_HEADERS = (
     "Content-Type: text/plain; charset=utf-8",
     "Content-Type: text/html",
