@@ -276,10 +276,11 @@ def _body_from_head(head: Message) -> tuple[_Body, tuple[str, ...]]:
     follows it alike up to the point where the whole parse looks at the
     type.  Of one part (not multipart/* or message/*), the rest of the post
     is the payload in both.  Otherwise the whole parse splits that rest
-    under the post's type alone, so the payload is parsed again below the
-    splitting fields only (instead of every header again): the result's
-    top part then lacks the header block's defects, which come first
-    among its defects in the whole parse.
+    under the post's type alone, so the payload is split again below the
+    splitting fields only (instead of every header again): by
+    ``split_multipart`` where it follows the parser, else by the stdlib
+    parser.  The result's top part then lacks the header block's defects,
+    which come first among its defects in the whole parse.
     """
     if _is_single_part(head):
         return _body_and_mime_defects(head)

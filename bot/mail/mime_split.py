@@ -5,11 +5,14 @@ multipart body line by line through every part and compiles a new regular
 expression for every boundary it meets: most of the cost of reading a
 multipart post, since every post carries new boundaries.  ``split_multipart``
 finds the lines that look like boundary lines with one pattern compiled once,
-cuts the body at them, parses each part's header block with the stdlib
-header parser and takes the rest of the part as its payload, recursing into
-nested multiparts.  It follows ``_parsegen`` step by step for what it
-accepts, so the parts are the parser's parts: the same headers, payloads,
-preambles, epilogues and defects, in the same order.
+cuts the body at them, reads each part's header block as the parser does
+(``FeedParser._parse_headers``, with the policy's own ``header_source_parse``)
+and takes the rest of the part as its payload, recursing into nested
+multiparts.  It follows ``_parsegen`` step by step for what it accepts, so
+the parts are the parser's parts: the same headers, payloads, preambles,
+epilogues and defects, in the same order (tests/mail/test_mime_split.py
+compares the two trees).  The stdlib is not altered: the split is a second
+reader of the same format, used where it is sure.
 
 Anything it does not follow step by step is left to the stdlib parser
 (``split_multipart`` returns None): a missing start or close boundary, a
