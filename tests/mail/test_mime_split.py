@@ -404,7 +404,7 @@ def multipart_posts(draw: st.DrawFn, noise: bool) -> bytes:
 
 
 SETTINGS = settings(
-    max_examples=150,
+    max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
