@@ -420,3 +420,36 @@ def test_split_takes_generated_well_formed_bodies(raw: bytes) -> None:
 @given(multipart_posts(noise=True))
 def test_split_on_generated_bodies_with_stray_boundary_lines(raw: bytes) -> None:
     assert_split_as_stdlib(raw)
+
+
+# Pieces of lines, joined at random between a separator and a close line:
+# boundary lines glued to text, stray line ends, header-like text, nested types.
+PIECES = (
+    "--b",
+    "--b--",
+    "--in",
+    "--in--",
+    "--",
+    "\n",
+    "\r",
+    "\r\n",
+    "\n\n",
+    " ",
+    "\t",
+    "x",
+    ":",
+    "From ",
+    "a: 1\n",
+    'Content-Type: multipart/mixed; boundary="in"\n',
+    "Content-Type: message/rfc822\n",
+    "Content-Type: text/html\n",
+    "Content-Transfer-Encoding: base64\n",
+    "SGk=\n",
+)
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(PIECES), max_size=40), st.sampled_from([ALTERNATIVE, MIXED]))
+def test_split_on_pieces_of_lines(pieces: list[str], content_type: str) -> None:
+    boundary = "b" if content_type == ALTERNATIVE else "out"
+    assert_split_as_stdlib(post(content_type, f"--{boundary}\n{''.join(pieces)}\n--{boundary}--\n"))
