@@ -41,6 +41,7 @@ from bot.mail.headers import (
     unfold,
 )
 from bot.mail.html import convert_html, html_to_text
+from bot.mail.mime_split import split_multipart
 from bot.mail.parsing_policy import DEFAULT_REMEMBERING, MAX_REMEMBERED, MAX_REMEMBERED_CHARS
 from bot.mail.parts import part_type
 
@@ -275,22 +276,31 @@ def _body_from_head(head: Message) -> tuple[_Body, tuple[str, ...]]:
     follows it alike up to the point where the whole parse looks at the
     type.  Of one part (not multipart/* or message/*), the rest of the post
     is the payload in both.  Otherwise the whole parse splits that rest
-    under the post's type alone, so the payload is parsed again below the
-    splitting fields only (instead of every header again): the result's
-    top part then lacks the header block's defects, which come first
-    among its defects in the whole parse.
+    under the post's type alone, so the payload is split again below the
+    splitting fields only (instead of every header again): by
+    ``split_multipart`` where it follows the parser, else by the stdlib
+    parser.  The result's top part then lacks the header block's defects,
+    which come first among its defects in the whole parse.
     """
     if _is_single_part(head):
         return _body_and_mime_defects(head)
-    fields = "".join(
-        f"{name}: {value}\n" for name, value in head.raw_items() if name.lower() in SPLITTING_FIELDS
-    )
+    fields = [
+        (name, str(value)) for name, value in head.raw_items() if name.lower() in SPLITTING_FIELDS
+    ]
     # Unaltered: kept only for a post all ASCII (get_payload decodes 8-bit text).
     payload = head.get_payload()
     assert isinstance(payload, str)
-    split = Parser(policy=DEFAULT_REMEMBERING).parsestr(f"{fields}\n{payload}")
+    split = split_multipart(fields, payload)
+    if split is None:  # a turn the split does not follow: the stdlib parser reads it
+        split = _parsed_below(fields, payload)
     body, parts = _body_and_mime_defects(split)
     return body, (*_defect_texts(head), *parts)
+
+
+def _parsed_below(fields: Sequence[tuple[str, str]], payload: str) -> Message:
+    """``payload`` split by the stdlib parser under the header ``fields``."""
+    block = "".join(f"{name}: {value}\n" for name, value in fields)
+    return Parser(policy=DEFAULT_REMEMBERING).parsestr(f"{block}\n{payload}")
 
 
 def _is_single_part(message: Message) -> bool:
