@@ -4,7 +4,8 @@
 header field as ``name: value`` without going through
 ``email.header.Header``; these tests compare it with the standard library's
 compat32, field by field and for whole mails, including mails composed the
-way the bot composes its rulings, digests and dice posts (``_mail``).
+way the bot composes its rulings, digests and dice posts (``_mail``); and
+the ``wordwrap`` filter that remembers what it wrapped with Jinja's own.
 """
 
 from __future__ import annotations
@@ -20,11 +21,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from jinja2 import UndefinedError
+from jinja2.filters import do_wordwrap
 
 from bot.app import build_services
 from bot.engine.services import Services
 from bot.outbound.compose import _mail
 from bot.outbound.folding import DirectCompat32, direct_compat32
+from bot.outbound.templates import make_environment
 from bot.testing.apps import game_settings
 
 # Pieces that matter to compat32's folding: spaces and tabs (runs of them,
@@ -192,3 +196,45 @@ def test_the_bots_mails_are_compat32s_bytes(
     # header); compose_ruling_reply's subjects are on one line already.
     ours = fold_outcome(lambda _name, _value: mail.as_bytes(), "", "")
     assert ours == fold_outcome(lambda _name, _value: mail.as_bytes(policy=compat32), "", "")
+
+
+WRAPPED_TEXTS = st.lists(
+    st.one_of(
+        WORDS, LONG_WORDS, st.sampled_from([" ", "  ", "\n", "\n\n", "-", "well-known", "\t"])
+    ),
+    max_size=40,
+).map("".join)
+
+# One environment for every example, so that what it remembers from one
+# example is there for the next (the same text at another width, say).
+WRAPPING = make_environment()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=WRAPPED_TEXTS,
+    width=st.sampled_from([10, 70, 72, 79]),
+    break_long_words=st.booleans(),
+    break_on_hyphens=st.booleans(),
+)
+def test_the_remembering_wordwrap_wraps_as_jinja_does(
+    text: str, width: int, break_long_words: bool, break_on_hyphens: bool
+) -> None:
+    template = WRAPPING.from_string(
+        "{{ text | wordwrap(width, break_long_words=long, break_on_hyphens=hyphens) }}"
+    )
+    variables = {
+        "text": text,
+        "width": width,
+        "long": break_long_words,
+        "hyphens": break_on_hyphens,
+    }
+    expected = do_wordwrap(WRAPPING, text, width, break_long_words, None, break_on_hyphens)
+    assert template.render(variables) == expected
+    assert template.render(variables) == expected  # the second time, from what it remembers
+
+
+def test_wordwrap_of_an_undefined_value_still_fails() -> None:
+    template = make_environment().from_string("{{ missing | wordwrap(72) }}")
+    with pytest.raises(UndefinedError):
+        template.render()
