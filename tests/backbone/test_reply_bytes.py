@@ -126,12 +126,17 @@ def whole_mail(fields: list[tuple[str, str]], body: str, policy: object) -> Mess
 
 
 def written(fields: list[tuple[str, str]], body: str, policy: Compat32) -> object:
-    """The mail's bytes, or the exception writing it raises (compared by type and text)."""
-    mail = Message(policy=policy)
-    for name, value in fields:
-        mail[name] = value
-    mail.set_payload(body, "us-ascii" if body.isascii() else "utf-8")
-    return fold_outcome(lambda _name, _value: mail.as_bytes(), "", "")
+    """The mail's bytes, or the exception building or writing it raises (compared by
+    type and text: a field compat32 cannot write fails alike with both policies)."""
+
+    def write(_name: str, _value: str) -> bytes:
+        mail = Message(policy=policy)
+        for name, value in fields:
+            mail[name] = value
+        mail.set_payload(body, "us-ascii" if body.isascii() else "utf-8")
+        return mail.as_bytes()
+
+    return fold_outcome(write, "", "")
 
 
 @settings(max_examples=150, deadline=None)
