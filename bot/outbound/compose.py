@@ -14,11 +14,11 @@ from datetime import UTC, datetime
 from email.charset import QP, Charset
 from email.header import Header
 from email.message import Message as Message_
-from email.policy import compat32
 from email.utils import format_datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.rulings import Outcome, Ruling
+from bot.outbound.folding import direct_compat32
 from bot.outbound.size import cut_ruling, shortened_quote
 from bot.parser.limits import UNREAD_REASON
 from bot.store.models import Message, OutboxMessage
@@ -158,10 +158,12 @@ def _mail(
 ) -> Message_:
     """The mail, built with compat32: setting a header through policy.SMTP
     parses it again, which made composing cost more than judging the post.
-    Non-ASCII header text is RFC 2047-encoded explicitly.
+    Non-ASCII header text is RFC 2047-encoded explicitly.  It is written with
+    ``direct_compat32``, which writes compat32's bytes without folding the
+    short fields through ``email.header.Header`` (bot.outbound.folding).
     """
     settings = services.settings.bot
-    mail = Message_(policy=compat32)
+    mail = Message_(policy=direct_compat32)
     mail["From"] = _header_text("From", f"{settings.name} <{settings.address}>")
     mail["To"] = ", ".join(recipients)
     mail["Subject"] = _header_text("Subject", subject)
