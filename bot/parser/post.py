@@ -106,6 +106,7 @@ def parse_post(
     limit: int | None = None,
     areas: tuple[Area, ...] = AREAS,
     refereed_subgames: frozenset[str] = frozenset(),
+    grammar_folder: str = "",
 ) -> ParseResult:
     """The actions and not-understood clauses of ``text``, in the order written.
 
@@ -117,9 +118,11 @@ def parse_post(
     referee's limits on one post, ``bot.parser.limits``).  ``areas`` are
     the grammar areas read (a deployment's enabled games'; all by default);
     ``refereed_subgames`` the subgames of ``bot.parser.unrefereed`` that an
-    enabled game referees, whose sentences its grammar reads instead.
+    enabled game referees, whose sentences its grammar reads instead;
+    ``grammar_folder`` where the composed grammar is kept between processes
+    (``bot.parser.saved_grammar``).
     """
-    grammar = post_grammar(areas)
+    grammar = post_grammar(areas, grammar_folder)
     # Rule 8: comment text has no force.  The pipeline drops comments with the
     # quotes (bot.mail.visible); dropping any left here also covers text read
     # directly ("nomicbot parse --text"), and is a no-op on text without them.

@@ -14,4 +14,5 @@ def parse_actions(context: PostContext) -> None:
         limit=MAX_ACTIONS,
         areas=context.settings.areas,
         refereed_subgames=context.settings.refereed_subgames,
+        grammar_folder=context.settings.grammar_folder,
     )

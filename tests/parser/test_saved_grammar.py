@@ -10,6 +10,8 @@ from bot.parser import grammar, post
 from bot.parser.areas import AREAS
 from bot.parser.grammar import PostGrammar, build_post_grammar
 from bot.parser.saved_grammar import PREFIX, SUFFIX, sources_digest, user_cache_folder
+from bot.pipeline import PipelineSettings, PostContext
+from bot.pipeline.parse import parse_actions
 from bot.testing.case_table import in_table_order, load_cases, observed
 
 CASES = load_cases(Path(__file__).with_name("cases.txt"))
@@ -85,3 +87,24 @@ def test_the_folder_is_the_users_cache(monkeypatch: pytest.MonkeyPatch, tmp_path
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert user_cache_folder() == str(tmp_path / "home" / ".cache" / "nomicbot")
+
+
+def test_the_parse_stage_asks_for_the_saved_grammar(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that prepares posts itself (the daemon, a short replay) loads it too."""
+    asked: list[tuple[object, ...]] = []
+    composed = build_post_grammar(AREAS)
+
+    def recorded(*arguments: object) -> PostGrammar:
+        asked.append(arguments)
+        return composed
+
+    monkeypatch.setattr(post, "post_grammar", recorded)
+    settings = PipelineSettings(
+        bot_addresses=frozenset(), list_addresses=frozenset(), grammar_folder=str(tmp_path)
+    )
+    context = PostContext(raw=b"", settings=settings, visible_text="I place a stone at G3")
+    parse_actions(context)
+    assert asked == [(AREAS, str(tmp_path))]
+    assert context.parsed is not None and [a.action for a in context.parsed.actions] == ["go.place"]
