@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import base64
 import pickle
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,6 @@ import bot.engine.prepare  # noqa: F401
 from bot.mail import decode as decode_module
 from bot.mail.decode import HeadersFirst, decode_headers, decode_message, with_body
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
 ARCHIVE_POSTS = 200
 
 
@@ -47,17 +46,8 @@ def test_corpus_file_headers_first(corpus_file: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def archive_posts() -> list[bytes]:
-    """The first posts of bench/pipeline.py's archive, as the list delivers them."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        from archive_game import plan_archive
-        from archive_mail import MailWriter
-
-        writer = MailWriter(1639)
-        return [writer.raw(post) for post in plan_archive(ARCHIVE_POSTS, 1639)]
-    finally:
-        sys.path.remove(str(BENCH))
+def archive_posts(bench_archive: Callable[[int], list[bytes]]) -> list[bytes]:
+    return bench_archive(ARCHIVE_POSTS)
 
 
 def test_archive_posts_headers_first(archive_posts: list[bytes]) -> None:

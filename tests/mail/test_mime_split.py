@@ -12,10 +12,9 @@ is asserted too: the well-formed shapes must not quietly fall back.
 from __future__ import annotations
 
 import base64
-import sys
+from collections.abc import Callable
 from email.message import Message
 from email.parser import Parser
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,7 +25,6 @@ from bot.mail.decode import SPLITTING_FIELDS, decode_headers, decode_message, wi
 from bot.mail.mime_split import MAX_SPLIT_DEPTH, split_multipart
 from bot.mail.parsing_policy import DEFAULT_REMEMBERING
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
 ARCHIVE_POSTS = 120
 
 HEAD = (
@@ -306,17 +304,8 @@ def test_split_reads_only_multiparts() -> None:
 
 
 @pytest.fixture(scope="module")
-def archive_posts() -> list[bytes]:
-    """The first posts of bench/pipeline.py's archive, as the list delivers them."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        from archive_game import plan_archive
-        from archive_mail import MailWriter
-
-        writer = MailWriter(1639)
-        return [writer.raw(post) for post in plan_archive(ARCHIVE_POSTS, 1639)]
-    finally:
-        sys.path.remove(str(BENCH))
+def archive_posts(bench_archive: Callable[[int], list[bytes]]) -> list[bytes]:
+    return bench_archive(ARCHIVE_POSTS)
 
 
 def test_split_takes_every_multipart_post_of_the_archive(archive_posts: list[bytes]) -> None:
