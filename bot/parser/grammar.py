@@ -161,14 +161,18 @@ def _import_paths(areas: tuple[Area, ...]) -> list[str]:
 
 
 def _composition_sources(areas: tuple[Area, ...]) -> Iterator[bytes]:
-    """Everything ``_compose`` reads: the text, the grammar files, this module."""
+    """Everything ``_compose`` reads: the text, the grammar files, this module.
+
+    Files by name and content, not by where they are: two checkouts of the
+    same code (or an installed copy) share one saved grammar instead of
+    each replacing the other's.
+    """
     yield post_grammar_text(areas).encode()
-    yield "\n".join(_import_paths(areas)).encode()
     yield Path(__file__).read_bytes()  # the composition and the keyword edit
-    folders = {GRAMMAR_DIRECTORY, *(Path(path) for path in _import_paths(areas))}
-    for folder in sorted(folders):
+    folders = [GRAMMAR_DIRECTORY, *(Path(path) for path in _import_paths(areas))]
+    for position, folder in enumerate(folders):
         for grammar_file in sorted(folder.glob("*.lark")):
-            yield str(grammar_file).encode()
+            yield f"{position} {grammar_file.name}".encode()
             yield grammar_file.read_bytes()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,16 @@ def test_the_parse_stage_asks_for_the_saved_grammar(
     parse_actions(context)
     assert asked == [(AREAS, str(tmp_path))]
     assert context.parsed is not None and [a.action for a in context.parsed.actions] == ["go.place"]
+
+
+def test_two_checkouts_of_the_same_grammar_share_one_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What names the file is the grammar files' names and contents, not their folder."""
+    here = sources_digest(grammar._composition_sources(AREAS))
+    copy = tmp_path / "copy"
+    shutil.copytree(grammar.GRAMMAR_DIRECTORY, copy)
+    monkeypatch.setattr(grammar, "GRAMMAR_DIRECTORY", copy)
+    assert sources_digest(grammar._composition_sources(AREAS)) == here
+    (copy / "go.lark").write_text((copy / "go.lark").read_text() + "\n// changed\n")
+    assert sources_digest(grammar._composition_sources(AREAS)) != here
