@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -66,6 +66,16 @@ class Cause:
     note: str
     source: str
     message_pk: int | None
+
+    def entry_fields(self) -> dict[str, Any]:
+        """The ledger's keywords for this cause (``ledger.record`` and its entity form)."""
+        return {
+            "occurred_at": self.at,
+            "source": self.source,
+            "rule": self.rule,
+            "note": self.note,
+            "message_pk": self.message_pk,
+        }
 
 
 def renown(category: str, permanent: bool) -> str:
@@ -177,16 +187,7 @@ def _record(
     basin_nweek: int | None = None,
 ) -> None:
     ledger.record(
-        session,
-        player_id,
-        currency,
-        amount,
-        occurred_at=cause.at,
-        source=cause.source,
-        rule=cause.rule,
-        note=cause.note,
-        message_pk=cause.message_pk,
-        basin_nweek=basin_nweek,
+        session, player_id, currency, amount, basin_nweek=basin_nweek, **cause.entry_fields()
     )
 
 
@@ -259,17 +260,7 @@ def spend_for_entity(
 def _record_for_entity(
     session: Session, entity: str, currency: str, amount: int, cause: Cause
 ) -> None:
-    ledger.record_for_entity(
-        session,
-        entity,
-        currency,
-        amount,
-        occurred_at=cause.at,
-        source=cause.source,
-        rule=cause.rule,
-        note=cause.note,
-        message_pk=cause.message_pk,
-    )
+    ledger.record_for_entity(session, entity, currency, amount, **cause.entry_fields())
 
 
 # -- the Basin (rule 21 A.2) -----------------------------------------------------
