@@ -47,21 +47,31 @@ def build_services(settings: Settings) -> Services:
     return Services(
         settings=settings,
         clock=clock,
-        pipeline_settings=PipelineSettings(
-            bot_addresses=frozenset({settings.bot.address.lower()}),
-            list_addresses=frozenset({settings.bot.list_address.lower()}),
-            required_list_id=settings.bot.list_id.strip().strip("<>").lower(),
-            trust=trust_policy(settings.trust, own_key_records(settings)),
-            bot_domain=settings.bot_domain.lower(),
-            own_key_record_file=str(settings.data_path / GENERATED_RECORD),
-            areas=tuple(area for game in games for area in game.areas),
-            refereed_subgames=frozenset(key for game in games for key in game.refereed_subgames),
-            grammar_folder=user_cache_folder(),
-        ),
+        pipeline_settings=pipeline_settings(settings),
         master_secret=master_secret(settings),
         templates=make_environment(),
         rules=RuleBook(settings, clock),
         games=games,
+    )
+
+
+def pipeline_settings(settings: Settings) -> PipelineSettings:
+    """What the pipeline's stages know of this bot: from the configuration alone.
+
+    No database is needed, so a replay starts preparing its first posts
+    before the database is opened (``bot.runner.ArchiveAhead``).
+    """
+    games = enabled_games(settings)  # raises ConfigError for a game it does not know
+    return PipelineSettings(
+        bot_addresses=frozenset({settings.bot.address.lower()}),
+        list_addresses=frozenset({settings.bot.list_address.lower()}),
+        required_list_id=settings.bot.list_id.strip().strip("<>").lower(),
+        trust=trust_policy(settings.trust, own_key_records(settings)),
+        bot_domain=settings.bot_domain.lower(),
+        own_key_record_file=str(settings.data_path / GENERATED_RECORD),
+        areas=tuple(area for game in games for area in game.areas),
+        refereed_subgames=frozenset(key for game in games for key in game.refereed_subgames),
+        grammar_folder=user_cache_folder(),
     )
 
 

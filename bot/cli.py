@@ -175,22 +175,26 @@ def replay(
     list_archive: bool,
 ) -> None:
     """Replay an mbox file or Maildir folder, in archive order."""
-    from bot.app import build_app
+    from bot.app import build_app, pipeline_settings
     from bot.outbound.transports import MaildirTransport
-    from bot.runner import replay_archive
+    from bot.runner import ArchiveAhead, replay_archive
 
     settings = settings_from(context)
     if list_archive:
         settings = _judging_a_list_archive(settings)
-    app = build_app(settings)
-    transport = MaildirTransport(outbox) if outbox else app.transport()
-    report = replay_archive(
-        app,
-        archive,
-        transport,
-        progress=sys.stderr.isatty(),
-        until=_instant(until) if until else None,
-    )
+    # The archive's first posts are being prepared while the database is
+    # opened and brought up to date.
+    with ArchiveAhead(archive, pipeline_settings(settings)) as ahead:
+        app = build_app(settings)
+        transport = MaildirTransport(outbox) if outbox else app.transport()
+        report = replay_archive(
+            app,
+            archive,
+            transport,
+            progress=sys.stderr.isatty(),
+            until=_instant(until) if until else None,
+            ahead=ahead,
+        )
     click.echo(
         f"{report.posts} post(s) in the archive: {report.stored} stored, "
         f"{report.duplicates} already known; {report.queue.processed} judged, "

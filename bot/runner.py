@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -21,7 +21,7 @@ from bot.engine.event_shunts import settle_events
 from bot.engine.prepare import ParallelPipeline
 from bot.engine.private_records import queued_at
 from bot.engine.scheduler import TimedEventFailed
-from bot.engine.worker import QueueReport, process_queue, upcoming
+from bot.engine.worker import QueueReport, process_queue
 from bot.ingress.ingest import (
     ArrivingPost,
     IngestResult,
@@ -31,7 +31,7 @@ from bot.ingress.ingest import (
     post_message_id,
 )
 from bot.ingress.instant import STAMP_SECOND, WINDOW
-from bot.ingress.replay import archive_posts, count_posts
+from bot.ingress.replay import ArchivedPost, archive_posts, count_posts
 from bot.outbound.sender import DeliveryReport, deliver_pending
 from bot.outbound.transports import Transport, deferred_durability
 from bot.pipeline import PipelineSettings
@@ -105,12 +105,51 @@ REPLAY_BATCH = 200
 # Starting the preparing process costs about half a second, which only an
 # archive of some hundreds of posts wins back (bench/pipeline.py).
 PARALLEL_FROM = 500
-# While the rest of the archive is stored, the first posts are prepared: the
-# judging then starts with them ready (preparing a post costs more than
-# judging it, bench/pipeline.py).  Their results wait in memory (a few kB
-# each), so only so many.  A second preparing process does not help on two
-# cores: the three processes then slow each other.
+# How many posts the preparing process is given ahead of the judging: first
+# the archive's opening posts, as they are read (before they are stored, and
+# before the database is opened when the caller starts reading early: ``nomicbot
+# replay``), then the next ones as the judging goes.  Preparing a post costs
+# more than judging most posts (bench/pipeline.py), so the judging only stays
+# clear of waits if the other process starts this far ahead.  Their results
+# wait in memory (a few kB each), so only so many.  A second preparing
+# process does not help on two cores: the three processes then slow each other.
 HEAD_START = 1024
+
+
+class ArchiveAhead:
+    """An archive being read, its opening posts already given to a preparing process.
+
+    A context manager: the process, if one was started, ends with it.  The
+    process is started once the archive is known to hold ``PARALLEL_FROM``
+    posts, and given up to ``HEAD_START`` posts at once; ``posts`` then
+    yields the whole archive, the posts read here first.
+    """
+
+    def __init__(self, path: Path, settings: PipelineSettings) -> None:
+        self.settings = settings
+        self.pipeline: ParallelPipeline | None = None
+        self.reading = archive_posts(path)
+        self.head = list(islice(self.reading, PARALLEL_FROM))
+        if len(self.head) < PARALLEL_FROM:
+            return
+        self.pipeline = ParallelPipeline(settings, depth=HEAD_START)
+        self.pipeline.submit(post.raw for post in self.head)
+        more = list(islice(self.reading, HEAD_START - len(self.head)))
+        self.pipeline.submit(post.raw for post in more)
+        self.head.extend(more)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        if self.pipeline is not None:
+            self.pipeline.__exit__(None, None, None)
+
+    def posts(self) -> Iterator[ArchivedPost]:
+        """Every post of the archive, in archive order (once)."""
+        head, self.head = self.head, []
+        yield from head
+        yield from self.reading
 
 
 def replay_archive(
@@ -119,37 +158,35 @@ def replay_archive(
     transport: Transport,
     progress: bool = False,
     until: datetime | None = None,
+    ahead: ArchiveAhead | None = None,
 ) -> ReplayReport:
     """Store every post of the archive, process them in order, deliver the replies.
 
     ``until`` (default: now) is the instant scheduled events are handled up
     to after the last post, e.g. the reveal of the last nweek's dice seed.
+    ``ahead``: the same archive, opened by the caller with the pipeline
+    settings of ``app`` (else it is opened here).
     """
     # Counting reads the whole archive once more: only a progress bar needs it first.
     counted = count_posts(path) if progress else None
     total = stored = duplicates = 0
+    settings = app.services.pipeline_settings
     with ExitStack() as stack:
-        pipeline: ParallelPipeline | None = None
+        if ahead is None or ahead.settings != settings:
+            # Read with other settings (the configuration changed on the way), its
+            # preparing process would judge by them: it is left unused.
+            ahead = stack.enter_context(ArchiveAhead(path, settings))
+        pipeline = ahead.pipeline
         with tqdm(total=counted, desc="storing", unit="post", disable=not progress) as bar:
-            for batch in batched(archive_posts(path), STORE_BATCH):
+            for batch in batched(ahead.posts(), STORE_BATCH):
                 total += len(batch)
                 with app.session_factory.begin() as session:
                     arriving = [ArrivingPost(post.raw, post.received_at) for post in batch]
                     new = ingest_many(session, arriving, "replay")
-                    place_records(
-                        session, [post.raw for post in batch], app.services.pipeline_settings
-                    )
+                    place_records(session, [post.raw for post in batch], settings)
                 stored += new
                 duplicates += len(batch) - new
                 bar.update(len(batch))
-                if pipeline is None and stored >= PARALLEL_FROM:
-                    # Started here, the preparing process gets ready while the
-                    # rest of the archive is stored.
-                    settings = app.services.pipeline_settings
-                    pipeline = stack.enter_context(ParallelPipeline(settings))
-                if pipeline is not None and pipeline.in_flight < HEAD_START:
-                    with app.session_factory() as session:
-                        pipeline.submit(upcoming(session, HEAD_START))
         with tqdm(total=stored, desc="judging", unit="post", disable=not progress) as bar:
             queue = process_queue(
                 app.session_factory,

@@ -5,7 +5,9 @@ so while the engine judges one post (database work, in order), the stages
 of the next posts can run on the machine's other core.  Used when a backlog
 is known, as in a replay; the results are the same ``PostContext`` the
 engine would compute itself, and a post not prepared in time is simply
-prepared inline.
+prepared inline.  Posts are known by their bytes, which are all the stages
+read: a replay hands its archive's first posts over as it reads them, before
+they are stored (and before the database is even opened).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import logging
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import fields
 from multiprocessing.connection import wait
@@ -120,8 +122,11 @@ def _exit_when_gone(sentinel: int) -> None:
 
 
 class ParallelPipeline:
-    def __init__(self, settings: PipelineSettings, workers: int = 1) -> None:
+    def __init__(self, settings: PipelineSettings, workers: int = 1, depth: int = WINDOW) -> None:
         self.settings = settings
+        # How many posts the other process may be given ahead of the judging
+        # (``wants_more``): their results wait in memory, a few kB each.
+        self.depth = depth
         # "spawn": the parent may hold threads and database connections,
         # which a forked child must not inherit.
         self.pool = ProcessPoolExecutor(
@@ -129,8 +134,11 @@ class ParallelPipeline:
             mp_context=multiprocessing.get_context("spawn"),
             initializer=exit_with_parent,
         )
-        # message pk -> its bytes, the task preparing it, and its place in the task
-        self.pending: dict[int, tuple[bytes, Future[list[Prepared | None]], int]] = {}
+        # a post's bytes -> the task preparing it, and the post's place in the task
+        self.pending: dict[bytes, tuple[Future[list[Prepared | None]], int]] = {}
+        # the message pk of each post ``expect`` named -> its bytes
+        self.names: dict[int, bytes] = {}
+        self.at_end = False
         self.broken = False
         # Started now, the process gets ready while the caller does other
         # work (a replay stores the rest of its archive); a failure here
@@ -153,20 +161,41 @@ class ParallelPipeline:
         # delivers its mails); the interpreter's own exit joins it at the latest.
         self.pool.shutdown(wait=False, cancel_futures=True)
 
-    def submit(self, posts: Iterable[tuple[int, bytes]]) -> None:
+    def submit(self, raws: Iterable[bytes]) -> None:
+        """Have the posts ``raws`` prepared, those not already on their way."""
         if self.broken:
             return
-        waiting = [(pk, raw) for pk, raw in posts if pk not in self.pending]
+        waiting = list(dict.fromkeys(raw for raw in raws if raw not in self.pending))
         try:
             for start in range(0, len(waiting), CHUNK):
                 chunk = waiting[start : start + CHUNK]
-                raws = [raw for _pk, raw in chunk]
                 # _prepare is passed by name, read here: the other process runs this one.
-                future = self.pool.submit(_prepare_each, _prepare, raws, self.settings)
-                for index, (message_pk, raw) in enumerate(chunk):
-                    self.pending[message_pk] = (raw, future, index)
+                future = self.pool.submit(_prepare_each, _prepare, chunk, self.settings)
+                for index, raw in enumerate(chunk):
+                    self.pending[raw] = (future, index)
         except BrokenExecutor:
             self._give_up("the preparing process died")
+
+    def expect(self, posts: Sequence[tuple[int, bytes]]) -> None:
+        """The next stored posts to be judged, in order (message pk, bytes).
+
+        ``take`` finds them by pk; those not yet on their way are submitted.
+        Posts named before and not among these (held back, or judged
+        elsewhere) are forgotten.
+        """
+        if self.broken:
+            return
+        self.names = dict(posts)
+        # Fewer than asked for: the queue's end is named, and asking again
+        # would read the same last posts once per post.
+        self.at_end = len(self.names) < self.depth
+        self.submit(self.names.values())
+
+    @property
+    def wants_more(self) -> bool:
+        """Whether to ``expect`` more: fewer than half of ``depth`` upcoming posts are named,
+        and the queue's end is not among them."""
+        return not (self.broken or self.at_end) and len(self.names) < self.depth // 2
 
     def take(self, message_pk: int) -> PostContext | None:
         """The prepared context of a post, or None: then the caller prepares it.
@@ -175,8 +204,9 @@ class ParallelPipeline:
         left to the caller's own run of the stages, which raises the same
         defect in this process, where it is shunted with its traceback.
         """
-        raw, future, index = self.pending.pop(message_pk, (b"", None, 0))
-        if future is None:
+        raw = self.names.pop(message_pk, None)
+        future, index = self.pending.pop(raw, (None, 0)) if raw is not None else (None, 0)
+        if raw is None or future is None:
             return None
         try:
             prepared = future.result()[index]
@@ -186,14 +216,11 @@ class ParallelPipeline:
         except BrokenExecutor:
             self._give_up("the preparing process died")
         except Exception:  # reproduced, and shunted, by the caller's own run
-            log.debug("preparing message %s failed; it is prepared inline", message_pk)
+            log.debug("preparing a post failed; it is prepared inline")
         return None
 
     def _give_up(self, why: str) -> None:
         log.warning("%s; the remaining posts are prepared inline", why)
         self.broken = True
         self.pending.clear()
-
-    @property
-    def in_flight(self) -> int:
-        return len(self.pending)
+        self.names.clear()

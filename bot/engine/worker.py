@@ -110,9 +110,9 @@ def _process_one(
     services: Services,
     pipeline: ParallelPipeline | None,
 ) -> list[bool]:
-    if pipeline is not None and pipeline.in_flight < WINDOW // 2:
+    if pipeline is not None and pipeline.wants_more:
         with session_factory() as session:
-            pipeline.submit(upcoming(session))
+            pipeline.expect(upcoming(session, pipeline.depth))
     outcome = process_next(session_factory, services, pipeline)
     return [] if outcome is None else [outcome]
 
@@ -172,8 +172,8 @@ def _judge_in_batch(
     memory: ClockMemory,
 ) -> bool:
     """Judge the next queued post in the batch's transaction; False if none is queued."""
-    if pipeline is not None and pipeline.in_flight < WINDOW // 2:
-        pipeline.submit(upcoming(session))
+    if pipeline is not None and pipeline.wants_more:
+        pipeline.expect(upcoming(session, pipeline.depth))
     message = queue.next()
     if message is None:
         return False

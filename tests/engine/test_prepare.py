@@ -5,13 +5,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from sqlalchemy.orm import Session
 
 from bot import runner
-from bot.engine import prepare, worker
+from bot.engine import prepare
 from bot.engine.prepare import ParallelPipeline
 from bot.engine.worker import process_queue
 from bot.ingress.ingest import ArrivingPost, ingest_many
@@ -86,26 +88,34 @@ def test_an_admin_record_is_still_read_by_the_preparing_stages(tmp_path: Path) -
     assert (context.stop_reason or "").startswith("an admin record that is not applied")
 
 
-def test_a_replay_prepares_its_first_posts_while_it_stores_the_rest(
+def _write_go_archive(path: Path) -> Path:
+    write_mbox(
+        path, [(post.raw(), mbox_from_line(go_game.ALICE[1], post.at)) for post in go_game.SCRIPT]
+    )
+    return path
+
+
+def test_a_replay_prepares_its_first_posts_before_it_stores_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The Go script's 26 posts stored 4 at a time, the preparing process
-    # started after the first 4 and given the first 12 while the rest are
-    # stored: the judging finds them prepared, and judges them as inline.
+    # The Go script's 26 posts, the preparing process started once 4 are
+    # read and given the first 12 before any is stored: the judging finds
+    # them prepared, and judges them as inline.
     monkeypatch.setattr(runner, "STORE_BATCH", 4)
     monkeypatch.setattr(runner, "PARALLEL_FROM", 4)
     monkeypatch.setattr(runner, "HEAD_START", 12)
-    archive = tmp_path / "go.mbox"
-    write_mbox(
-        archive,
-        [(post.raw(), mbox_from_line(go_game.ALICE[1], post.at)) for post in go_game.SCRIPT],
-    )
-    ahead: list[int] = []  # the posts given to the preparing process while storing
+    archive = _write_go_archive(tmp_path / "go.mbox")
+    events: list[tuple[str, int]] = []  # ("submit" | "store", how many posts), in order
+    real_submit, real_ingest = ParallelPipeline.submit, runner.ingest_many
 
-    def upcoming_while_storing(session: Session, limit: int) -> list[tuple[int, bytes]]:
-        posts = worker.upcoming(session, limit)
-        ahead.extend(pk for pk, _raw in posts)
-        return posts
+    def submit(pipeline: ParallelPipeline, raws: Iterable[bytes]) -> None:
+        given = list(raws)
+        events.append(("submit", len(given)))
+        real_submit(pipeline, given)
+
+    def ingest_many(session: Session, posts: Sequence[ArrivingPost], source: str) -> int:
+        events.append(("store", len(posts)))
+        return real_ingest(session, posts, source)
 
     prepared: list[int] = []  # the posts the judging found prepared
     real_take = ParallelPipeline.take
@@ -116,11 +126,42 @@ def test_a_replay_prepares_its_first_posts_while_it_stores_the_rest(
             prepared.append(message_pk)
         return context
 
-    monkeypatch.setattr(runner, "upcoming", upcoming_while_storing)
+    monkeypatch.setattr(ParallelPipeline, "submit", submit)
+    monkeypatch.setattr(runner, "ingest_many", ingest_many)
     monkeypatch.setattr(ParallelPipeline, "take", take)
     app = make_app(tmp_path / "replayed")
     report = runner.replay_archive(app, archive, MaildirTransport(tmp_path / "out"))
     assert report.queue.processed == 26
-    assert sorted(set(ahead)) == list(range(1, 13))  # the first 12 posts, in judging order
+    assert events[:2] == [("submit", 4), ("submit", 8)]  # the first 12, before any is stored
+    assert events[2][0] == "store"
     assert set(range(1, 13)) <= set(prepared)
     assert action_log(app) == expected_log()
+
+
+def test_an_archive_read_ahead_with_other_settings_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Posts prepared under other settings (here another list address) would
+    # be judged by those: the replay leaves them, and prepares the archive anew.
+    monkeypatch.setattr(runner, "PARALLEL_FROM", 4)
+    archive = _write_go_archive(tmp_path / "go.mbox")
+    app = make_app(tmp_path / "replayed")
+    other = replace(app.services.pipeline_settings, list_addresses=frozenset({"x@example.org"}))
+    with runner.ArchiveAhead(archive, other) as ahead:
+        assert ahead.pipeline is not None
+        report = runner.replay_archive(
+            app, archive, MaildirTransport(tmp_path / "out"), ahead=ahead
+        )
+        assert ahead.pipeline.pending  # given the archive, never asked for it
+        assert not ahead.pipeline.names
+    assert report.queue.processed == 26
+    assert action_log(app) == expected_log()
+
+
+def test_a_small_archive_starts_no_preparing_process(tmp_path: Path) -> None:
+    archive = _write_go_archive(tmp_path / "go.mbox")
+    app = make_app(tmp_path / "replayed")
+    assert len(go_game.SCRIPT) < runner.PARALLEL_FROM
+    with runner.ArchiveAhead(archive, app.services.pipeline_settings) as ahead:
+        assert ahead.pipeline is None
+        assert len(list(ahead.posts())) == len(go_game.SCRIPT)
