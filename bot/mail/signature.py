@@ -23,6 +23,7 @@ as "FOR 1234") and lines longer than a name.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from email.utils import parseaddr
@@ -70,6 +71,8 @@ class Sender:
     address: str  # lower-cased addr-spec, or ""
 
 
+# Players post again and again: each one's From header is read once.
+@functools.lru_cache(maxsize=4096)
 def sender_of(sender: str) -> Sender:
     """Read ``"Name <addr>"``, a bare name or a bare address."""
     if "@" not in sender:
