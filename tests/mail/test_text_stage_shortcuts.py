@@ -2,14 +2,16 @@
 
 ``bot.mail.visible`` and ``bot.parser.clauses`` skip their costly regular
 expressions when a cheap necessary condition fails (no colon, no "[[", no
-anchor).  The functions as they were before those shortcuts are kept here
-as references: Hypothesis compares each against its reference on lines and
-sentences built from the pieces the searches look for, and the first posts
-of bench/pipeline.py's archive are read through both, whole.
+anchor), and ``bot.parser.sentences`` splits lines without one.  The
+functions as they were before those shortcuts are kept here as references:
+Hypothesis compares each against its reference on lines and sentences built
+from the pieces the searches look for, and the first posts of
+bench/pipeline.py's archive are read through both, whole.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 
 import bot.mail.visible as visible_module
 import bot.parser.post as post_module
+import bot.parser.sentences as sentences_module
 from bot.mail.comments import comment_spans, without_spans
 from bot.mail.decode import decode_message
 from bot.mail.visible import (
@@ -51,6 +54,7 @@ from bot.parser.clauses import (
 )
 from bot.parser.limits import MAX_ACTIONS
 from bot.parser.results import ParseResult
+from bot.parser.sentences import BULLET, _Line
 from bot.parser.unrefereed import triggers
 
 # The count the other archive tests use: the session builds these posts once.
@@ -109,11 +113,27 @@ def reference_find_clauses(
     return tuple(_clauses(sentence, anchors, conditions))
 
 
+LINE = re.compile(r"[^\n]*\n?")
+
+
+def reference_lines(post: str) -> Iterator[_Line]:
+    for match in LINE.finditer(post):
+        if not match.group():
+            continue
+        content_end = match.start() + len(match.group().rstrip("\r\n"))
+        bullet = BULLET.match(post, match.start(), content_end)
+        start = bullet.end() if bullet else match.start()
+        yield _Line(
+            line_start=match.start(), start=start, end=content_end, is_item=bullet is not None
+        )
+
+
 REFERENCES: dict[tuple[object, str], Callable[..., object]] = {
     (visible_module, "_without_comments"): reference_without_comments,
     (visible_module, "_attribution_ending_at"): reference_attribution_ending_at,
     (visible_module, "_first_copy"): reference_first_copy,
     (post_module, "find_clauses"): reference_find_clauses,
+    (sentences_module, "_lines"): reference_lines,
 }
 
 
@@ -237,6 +257,12 @@ def test_find_clauses_as_before(sentence: str, starts_line: bool) -> None:
     assert find_clauses(sentence, starts_line, patterns) == reference_find_clauses(
         sentence, starts_line, patterns
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab \t\r\n-*•1.)(", max_size=40))
+def test_lines_as_before(post: str) -> None:
+    assert list(sentences_module._lines(post)) == list(reference_lines(post))
 
 
 def test_the_generated_sentences_reach_the_clause_searches() -> None:
