@@ -119,9 +119,7 @@ def _lines(post: str) -> Iterator[_Line]:
         content_end = line_start + len(text.rstrip("\r"))
         bullet = BULLET.match(post, line_start, content_end)
         start = bullet.end() if bullet else line_start
-        yield _Line(
-            line_start=line_start, start=start, end=content_end, is_item=bullet is not None
-        )
+        yield _Line(line_start=line_start, start=start, end=content_end, is_item=bullet is not None)
         line_start += len(text) + 1
 
 
