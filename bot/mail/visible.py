@@ -67,6 +67,8 @@ _FORWARD_MARKER = re.compile(
     r"|début du message réexpédié|inicio del mensaje reenviado)\s*[:：]?\s*$",
     re.IGNORECASE,
 )
+# What an "-----Original Message-----" marker or a footer rule starts with.
+_RULE_STARTS = frozenset("-_=*")
 _FOOTER_RULE = re.compile(r"^\s*(?:_{10,}|--)\s*$")
 _FOOTER_HINT = re.compile(
     r"mailing list|unsubscribe|listinfo|you received this message because you are subscribed",
@@ -129,6 +131,8 @@ def _without_comments(lines: list[str]) -> list[str]:
     attribution or a signature.  Brackets on quoted lines are someone else's
     and are masked, so they never pair with the author's.
     """
+    if not any("[[" in line for line in lines):
+        return lines  # most posts: no comment to look for (only "[[" opens one)
     masked = "\n".join(" " * len(line) if _QUOTED.match(line) else line for line in lines)
     spans = comment_spans(masked)
     if not spans:
@@ -180,11 +184,21 @@ def _first_copy(lines: list[str], kinds: list[LineKind], limit: int) -> int:
         line = lines[index]
         if kinds[index] is not LineKind.AUTHOR or len(line) > MAX_STRUCTURE_LINE:
             continue
-        if _ORIGINAL_MESSAGE.match(line) or _FORWARD_MARKER.match(line):
+        if _FORWARD_MARKER.match(line):
             return index
-        if _is_footer(lines, kinds, index) or _is_header_block(lines, kinds, index):
+        # Cheap tests first: a marker or footer rule starts with one of
+        # _RULE_STARTS, a header line holds a colon; most lines have neither.
+        if line.lstrip()[:1] in _RULE_STARTS and (
+            _ORIGINAL_MESSAGE.match(line) or _is_footer(lines, kinds, index)
+        ):
+            return index
+        if _has_colon(line) and _is_header_block(lines, kinds, index):
             return index
     return limit
+
+
+def _has_colon(line: str) -> bool:
+    return ":" in line or "：" in line
 
 
 def _is_footer(lines: list[str], kinds: list[LineKind], index: int) -> bool:
@@ -244,6 +258,10 @@ def _attribution_ending_at(
 ) -> tuple[int, bool] | None:
     """(first line, introduces a quote?) of an attribution ending at ``index``."""
     line = lines[index]
+    # Both kinds of attribution end with a colon: a cheap test before the
+    # search for "wrote", which otherwise runs along every author line.
+    if not _has_colon(line.rstrip()[-1:]):
+        return None
     if _WROTE_END.search(line):
         start = _attribution_start(lines, kinds, index)
         return start, _quote_follows(kinds, lines, index)

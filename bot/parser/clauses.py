@@ -196,12 +196,14 @@ def find_clauses(sentence: str, starts_line: bool, patterns: Prefilter) -> tuple
     """The candidate action clauses of ``sentence`` in order; none for a question."""
     if is_question(sentence) or not patterns.may_hold_action(sentence):
         return ()  # most prose sentences stop at this one cheap search
+    leading = list(_leading_anchors(sentence, starts_line, patterns))
+    if not leading and patterns.continuation.search(sentence) is None:
+        # Without a leading anchor only a continuation ("If Bob passes, roll
+        # 2d6") can start a clause: prose that merely shares a word with a
+        # trigger ("the proposal") stops here, before quotes and conditions.
+        return ()
     quoted = [match.span() for match in QUOTED.finditer(sentence)]
-    anchors = [
-        anchor
-        for anchor in _leading_anchors(sentence, starts_line, patterns)
-        if not _is_reported(sentence, anchor, quoted)
-    ]
+    anchors = [anchor for anchor in leading if not _is_reported(sentence, anchor, quoted)]
     conditions = _conditions(sentence, anchors, quoted, patterns)
     anchors = [anchor for anchor in anchors if not _inside_condition(anchor.start, conditions)]
     anchors = _with_continuations(sentence, anchors, conditions, patterns, quoted)

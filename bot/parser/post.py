@@ -23,7 +23,7 @@ from bot.mail.comments import strip_comments
 from bot.parser.area import Area
 from bot.parser.areas import AREAS
 from bot.parser.ballots import NumberedBallot, numbered_ballot
-from bot.parser.clauses import Clause, find_clauses, prefilter
+from bot.parser.clauses import Clause, Prefilter, find_clauses, prefilter
 from bot.parser.delimiters import PLACEHOLDER, TITLE, Delimited, set_apart, split_title
 from bot.parser.forms import plain_forms
 from bot.parser.grammar import ClauseReading, PostGrammar, post_grammar
@@ -131,6 +131,8 @@ def parse_post(
     # "I'm placing" is read as "I place", offsets unchanged (bot.parser.forms);
     # rulings quote the sentence as written.
     sentences = split_sentences(plain_forms(written))
+    # Looked up once per post: the cache's key hashes every area's triggers.
+    patterns = prefilter(areas, unrefereed_triggers(refereed_subgames))
     actions: list[ParsedAction] = []
     problems: list[NotUnderstood] = []
     index = 0
@@ -139,7 +141,7 @@ def parse_post(
         results = (
             [_ballot_action(ballot, sentences, index, written)]
             if ballot is not None
-            else _sentence_results(sentences, index, grammar, written, areas, refereed_subgames)
+            else _sentence_results(sentences, index, grammar, written, patterns, refereed_subgames)
         )
         index += ballot.count if ballot is not None else 1
         for found in results:
@@ -229,12 +231,11 @@ def _sentence_results(
     index: int,
     grammar: PostGrammar,
     written: str,
-    areas: tuple[Area, ...],
+    patterns: Prefilter,
     refereed_subgames: frozenset[str],
 ) -> Iterator[ParsedAction | NotUnderstood]:
     sentence = sentences[index]
     as_written = written[sentence.start : sentence.start + len(sentence.text)]
-    patterns = prefilter(areas, unrefereed_triggers(refereed_subgames))
     for clause in find_clauses(sentence.text, sentence.starts_line, patterns):
         found = _read(sentence, clause, grammar, as_written, refereed_subgames)
         if isinstance(found, ParsedAction) and _lacks_name(found):

@@ -29,7 +29,6 @@ WORD_WINDOW = 64
 BALLOT_LINE = re.compile(
     r"(?:(?:proposals?|props?|poll|cfi|cfj)\s*#?\s*|#\s*)?[1-9][0-9]*\s*(?::|=|-|–|—)", re.I
 )
-LINE = re.compile(r"[^\n]*\n?")
 SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s|$)")
 NEXT_CHARACTER = re.compile(r"\s*(\S)")
 JOINING_CHARACTERS = ",;(&–—-"
@@ -112,15 +111,16 @@ def split_sentences(post: str) -> tuple[Sentence, ...]:
 
 
 def _lines(post: str) -> Iterator[_Line]:
-    for match in LINE.finditer(post):
-        if not match.group():
-            continue
-        content_end = match.start() + len(match.group().rstrip("\r\n"))
-        bullet = BULLET.match(post, match.start(), content_end)
-        start = bullet.end() if bullet else match.start()
-        yield _Line(
-            line_start=match.start(), start=start, end=content_end, is_item=bullet is not None
-        )
+    line_start = 0
+    # str.split, not a regular expression per line: this runs over every post.
+    for text in post.split("\n"):
+        if not text and line_start == len(post):
+            break  # a final line break ends the last line and starts none
+        content_end = line_start + len(text.rstrip("\r"))
+        bullet = BULLET.match(post, line_start, content_end)
+        start = bullet.end() if bullet else line_start
+        yield _Line(line_start=line_start, start=start, end=content_end, is_item=bullet is not None)
+        line_start += len(text) + 1
 
 
 def _blocks(post: str) -> Iterator[tuple[int, int]]:
