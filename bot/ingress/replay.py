@@ -17,6 +17,7 @@ from email.policy import compat32
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
+from bot.ingress.mbox_reader import count_entries, mbox_entries
 from bot.mail.decode import topmost_received_time
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -38,20 +39,18 @@ def archive_posts(path: Path) -> Iterator[ArchivedPost]:
 
 
 def count_posts(path: Path) -> int:
-    box: mailbox.Mailbox[mailbox.Message] = (
-        mailbox.Maildir(str(path), factory=None, create=False)
-        if path.is_dir()
-        else mailbox.mbox(str(path), create=False)
-    )
-    return len(box.keys())
+    if path.is_dir():
+        return len(mailbox.Maildir(str(path), factory=None, create=False).keys())
+    return count_entries(path)
 
 
 def _mbox_posts(path: Path) -> Iterator[ArchivedPost]:
-    box = mailbox.mbox(str(path), create=False)
-    for key in box.iterkeys():
+    # The entries are those of ``mailbox.mbox`` (``bot.ingress.mbox_reader``),
+    # numbered as its keys are.
+    for key, entry in enumerate(mbox_entries(path)):
         # The From_ line is the first line of the stored entry: reading it
         # there avoids parsing the whole message to ask for it.
-        from_line, _, raw = box.get_bytes(key, from_=True).partition(b"\n")
+        from_line, _, raw = entry.partition(b"\n")
         moment = _from_line_time(from_line.decode("latin-1").removeprefix("From "))
         yield ArchivedPost(raw, moment or _header_time(raw), str(key))
 
