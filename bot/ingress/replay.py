@@ -7,7 +7,9 @@ header (which the sender's machine wrote and may be wrong).
 
 from __future__ import annotations
 
+import contextlib
 import mailbox
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,6 +23,17 @@ from bot.ingress.mbox_reader import count_entries, mbox_entries
 from bot.mail.decode import topmost_received_time
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+ASCTIME = "%a %b %d %H:%M:%S %Y"
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+# The asctime form every mbox writer puts in its From_ lines, with only the
+# numbers ``time.strptime`` reads the same way (two-digit day, hour, minute and
+# second within their ranges; seconds 60 and 61 are left to strptime).
+_PLAIN_ASCTIME = re.compile(
+    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?P<month>" + "|".join(_MONTHS) + r") "
+    r"(?P<day>0[1-9]|[12]\d|3[01]) (?P<hour>[01]\d|2[0-3]):(?P<minute>[0-5]\d):"
+    r"(?P<second>[0-5]\d) (?P<year>\d{4})",
+    re.ASCII,
+)
 
 
 @dataclass(frozen=True)
@@ -72,8 +85,27 @@ def _from_line_time(from_line: str) -> datetime | None:
     parts = from_line.split()
     if len(parts) < 5:
         return None
+    return asctime_moment(" ".join(parts[-5:]))
+
+
+def asctime_moment(text: str) -> datetime | None:
+    """``text`` read with ``time.strptime(text, ASCTIME)`` as UTC; None if it does not read."""
+    # strptime costs more than the rest of reading an entry: the plain form
+    # is read directly, to the same date (tests/ingress/test_mbox_reader.py).
+    plain = _PLAIN_ASCTIME.fullmatch(text)
+    if plain is not None:
+        with contextlib.suppress(ValueError):  # a day the month has not: strptime says
+            return datetime(
+                int(plain["year"]),
+                _MONTHS.index(plain["month"]) + 1,
+                int(plain["day"]),
+                int(plain["hour"]),
+                int(plain["minute"]),
+                int(plain["second"]),
+                tzinfo=UTC,
+            )
     try:
-        parsed = time.strptime(" ".join(parts[-5:]), "%a %b %d %H:%M:%S %Y")
+        parsed = time.strptime(text, ASCTIME)
     except ValueError:
         return None
     return datetime(*parsed[:6], tzinfo=UTC)

@@ -1,10 +1,14 @@
-"""bot.ingress.mbox_reader gives the entries mailbox.mbox gives, byte for byte."""
+"""bot.ingress.mbox_reader gives the entries mailbox.mbox gives, byte for byte.
+
+The replay reads each entry's From_ line time as ``time.strptime`` does.
+"""
 
 from __future__ import annotations
 
 import io
 import mailbox
 import sys
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -14,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.ingress.mbox_reader import count_entries, mbox_entries, read_entries
-from bot.ingress.replay import archive_posts, count_posts
+from bot.ingress.replay import ASCTIME, archive_posts, asctime_moment, count_posts
 from bot.posts import mbox_from_line
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -173,3 +177,67 @@ def test_generated_mboxes_give_the_stdlib_entries(
     path = tmp_path / "generated.mbox"
     path.write_bytes(b"".join(pieces))
     assert list(mbox_entries(path, piece_size)) == stdlib_entries(path)
+
+
+def strptime_moment(text: str) -> datetime | None:
+    """The From_ line's instant as the replay read it with strptime alone."""
+    try:
+        parsed = time.strptime(text, ASCTIME)
+    except ValueError:
+        return None
+    return datetime(*parsed[:6], tzinfo=UTC)
+
+
+def outcome(read: Callable[[str], datetime | None], text: str) -> object:
+    try:
+        return read(text)
+    except ValueError as error:  # a leap second: strptime reads it, datetime does not
+        return type(error)
+
+
+ASCTIMES = [
+    "Sun Jan 01 01:06:11 2023",
+    "Sat Nov 21 13:37:25 2026",
+    "Mon Feb 29 00:00:00 2024",
+    "Tue Feb 29 00:00:00 2023",
+    "Wed Apr 31 12:00:00 2023",
+    "Thu Dec 31 23:59:59 9999",
+    "Fri Jan 01 00:00:00 0000",
+    "Sun Jan 01 23:59:60 2023",
+    "Sun Jan 01 24:00:00 2023",
+    "Sun Jan 00 10:00:00 2023",
+    "sun jan 01 01:06:11 2023",
+    "Sunday January 1 1:6:11 2023",
+    "Sun Jan  1 01:06:11 2023",
+    "Sun Jan 1 01:06:11 2023",
+    "Xyz Jan 01 01:06:11 2023",
+    "Sun Jan 01 01:06:11 23",
+    "Sun Jan 01 01:06:11 2023 ",
+    "Sun Jan 01 01:06:11 ２０２３",
+]
+
+
+@pytest.mark.parametrize("text", ASCTIMES)
+def test_from_line_times_read_as_strptime_reads_them(text: str) -> None:
+    assert outcome(asctime_moment, text) == outcome(strptime_moment, text)
+
+
+@settings(max_examples=300)
+@given(
+    st.tuples(
+        st.sampled_from(["Sun", "Mon", "sat", "Sunday", "Xyz"]),
+        st.sampled_from(["Jan", "Feb", "Apr", "dec", "September", "Foo"]),
+        st.sampled_from(["01", "1", " 1", "00", "28", "29", "30", "31", "32", "٣"]),
+        st.sampled_from(["00", "0", "09", "23", "24", "1"]),
+        st.sampled_from(["00", "5", "59", "60"]),
+        st.sampled_from(["00", "7", "59", "60", "61", "62"]),
+        st.sampled_from(["2023", "2024", "1900", "0000", "99", "10000"]),
+        st.sampled_from([" ", "  ", "\t"]),
+    )
+)
+def test_generated_asctimes_read_as_strptime_reads_them(
+    parts: tuple[str, str, str, str, str, str, str, str],
+) -> None:
+    weekday, month, day, hour, minute, second, year, space = parts
+    text = f"{weekday}{space}{month} {day} {hour}:{minute}:{second} {year}"
+    assert outcome(asctime_moment, text) == outcome(strptime_moment, text)
