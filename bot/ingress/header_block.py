@@ -8,10 +8,12 @@ reads them and ``str()`` of its values gives them, since the key and the
 instant must not depend on which reader ran (the trust model relies on both,
 docs/trust.md).
 
-``arrival_fields`` finds them with two patterns instead of the parser's
-line-by-line reading, following ``email.feedparser`` (``_parsegen`` and
-``_parse_headers``) for every header block whose lines all end in LF or
-CRLF:
+``arrival_fields`` finds them with two patterns and a few searches instead
+of the parser's line-by-line reading, following ``email.feedparser``
+(``_parsegen`` and ``_parse_headers``) for every header section whose lines
+all end in LF or CRLF (tests/ingress/test_arrival_fields.py compares the
+two on the corpora, the bench archive, hand-made shapes and generated
+header blocks):
 
 * The header section is the run of lines from the start that each begin
   with ``From ``, with a field name (printable ASCII but ``:``, possibly
