@@ -80,8 +80,9 @@ def _maildir_posts(path: Path) -> Iterator[ArchivedPost]:
 
 
 def _from_line_time(from_line: str) -> datetime | None:
-    # "sender@example Sat Nov 21 13:37:25 2026": mbox From_ lines carry the
-    # delivery time in asctime form; taken as UTC.
+    # Rule 3 B (timing, docs/readings.md): a post takes effect when it reached
+    # the forum, in an archive its delivery time.  "sender@example Sat Nov 21
+    # 13:37:25 2026": mbox From_ lines carry it in asctime form; taken as UTC.
     parts = from_line.split()
     if len(parts) < 5:
         return None
