@@ -46,8 +46,8 @@ class StageSpec:
 PREPARED_TAKE = "bot.engine.prepare:ParallelPipeline.take"
 
 STAGES: tuple[StageSpec, ...] = (
-    StageSpec("read the mbox (mailbox module)", ("bot.runner:archive_posts",)),
-    StageSpec("count posts (mailbox module)", ("bot.runner:count_posts",)),
+    StageSpec("read the mbox (bot.ingress.mbox_reader)", ("bot.runner:archive_posts",)),
+    StageSpec("count posts (bot.ingress.mbox_reader)", ("bot.runner:count_posts",)),
     StageSpec("store raw posts (ingest, a commit per batch)", ("bot.runner:ingest_many",)),
     StageSpec("scheduler: nweek events before each post", ("bot.engine.worker:advance_clock",)),
     StageSpec(

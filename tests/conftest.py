@@ -6,9 +6,11 @@ The third-party corpora are read in place from ``../shared/corpora`` (or from
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -29,6 +31,26 @@ def corpora() -> Path:
             "(CI always has it)"
         )
     return root
+
+
+@pytest.fixture(scope="session")
+def bench_archive() -> Callable[[int], list[bytes]]:
+    """The first ``count`` posts of bench/pipeline.py's archive, as the list delivers them."""
+
+    @functools.cache
+    def first_posts(count: int) -> list[bytes]:
+        bench = str(REPO_ROOT / "bench")
+        sys.path.insert(0, bench)
+        try:
+            from archive_game import plan_archive
+            from archive_mail import MailWriter
+
+            writer = MailWriter(1639)
+            return [writer.raw(post) for post in plan_archive(count, 1639)]
+        finally:
+            sys.path.remove(bench)
+
+    return first_posts
 
 
 pytest_plugins = ["bot.testing.fixtures"]

@@ -11,13 +11,12 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from email.message import Message as HeaderFields
 
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from bot.ingress.header_block import arrival_headers
+from bot.ingress.header_block import ArrivalFields, arrival_fields
 from bot.ingress.instant import list_receipt_time
 from bot.store.models import Message
 
@@ -37,15 +36,15 @@ MAX_KEPT_ID = 960
 LONG_ID_PREFIX = 880
 
 
-def message_id_of(raw: bytes, headers: HeaderFields | None = None) -> str:
+def message_id_of(raw: bytes, headers: ArrivalFields | None = None) -> str:
     """The post's Message-ID without angle brackets, or a digest of its bytes.
 
-    Only the header block is read (``arrival_headers``, or ``headers`` when
+    Only the header block is read (``arrival_fields``, or ``headers`` when
     the caller has read it).  A Message-ID longer than ``MAX_KEPT_ID``
     characters is shortened with its digest (``long_id_key``).
     """
-    value = (headers if headers is not None else arrival_headers(raw)).get("Message-ID")
-    text = str(value or "").strip()
+    value = (headers if headers is not None else arrival_fields(raw)).message_id
+    text = (value or "").strip()
     text = " ".join(text.split()).strip("<> ")
     if text:
         return long_id_key(text) if len(text) > MAX_KEPT_ID else text
@@ -87,7 +86,7 @@ def ingest(session: Session, raw: bytes, source: str, received_at: datetime) -> 
     caught by the unique constraint and reported as a duplicate.  A copy
     that differs from a stored one not yet judged is kept too (``COPY_MARK``).
     """
-    headers = arrival_headers(raw)
+    headers = arrival_fields(raw)
     message_id = message_id_of(raw, headers)
     key = _key_for(session, message_id, raw)
     if key is None:
@@ -144,7 +143,7 @@ def ingest_many(session: Session, posts: Sequence[ArrivingPost], source: str) ->
     unique Message-ID; the batch then falls back to ``ingest`` post by post.
     """
     # Each post's header block is read once, for its Message-ID and its stamp.
-    headers = [arrival_headers(post.raw) for post in posts]
+    headers = [arrival_fields(post.raw) for post in posts]
     message_ids = [
         message_id_of(post.raw, fields) for post, fields in zip(posts, headers, strict=True)
     ]

@@ -28,9 +28,8 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from email.message import Message
 
-from bot.ingress.header_block import arrival_headers
+from bot.ingress.header_block import ArrivalFields, arrival_fields
 from bot.mail.headers import parse_date, unfold
 
 # How long a list may plausibly hold a post before distributing it
@@ -43,21 +42,20 @@ _FOR = re.compile(r"\bfor\s+<?([^\s<>;]+@[^\s<>;]+)>?", re.IGNORECASE)
 
 
 def list_receipt_time(
-    raw: bytes, delivered_at: datetime, headers: Message | None = None
+    raw: bytes, delivered_at: datetime, headers: ArrivalFields | None = None
 ) -> datetime:
     """The instant the list's server received ``raw``, else ``delivered_at`` (see above).
 
-    ``headers``: ``arrival_headers(raw)`` when the caller has read them.
+    ``headers``: ``arrival_fields(raw)`` when the caller has read them.
     """
     if headers is None:
-        headers = arrival_headers(raw)
-    list_post = str(headers.get("List-Post") or "")
-    found = _MAILTO.search(unfold(list_post))
+        headers = arrival_fields(raw)
+    found = _MAILTO.search(unfold(headers.list_post or ""))
     if found is None:
         return delivered_at
     address = found.group(1).lower()
-    for received in headers.get_all("Received") or ():
-        text = unfold(str(received))
+    for received in headers.received:
+        text = unfold(received)
         named = _FOR.search(text.rsplit(";", 1)[0])
         if named is None or named.group(1).lower() != address or ";" not in text:
             continue

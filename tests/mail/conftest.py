@@ -9,11 +9,8 @@ fixture's plain message, so nothing is silently dropped.
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import os
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -66,23 +63,3 @@ def _expectation_case(entry: dict[str, object]) -> object:
     reason = EXPECTATIONS.KNOWN_DIFFERENCES.get(identifier)
     marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
     return pytest.param(entry, id=identifier, marks=marks)
-
-
-@pytest.fixture(scope="session")
-def bench_archive() -> Callable[[int], list[bytes]]:
-    """The first ``count`` posts of bench/pipeline.py's archive, as the list delivers them."""
-
-    @functools.cache
-    def first_posts(count: int) -> list[bytes]:
-        bench = str(REPO_ROOT / "bench")
-        sys.path.insert(0, bench)
-        try:
-            from archive_game import plan_archive
-            from archive_mail import MailWriter
-
-            writer = MailWriter(1639)
-            return [writer.raw(post) for post in plan_archive(count, 1639)]
-        finally:
-            sys.path.remove(bench)
-
-    return first_posts
