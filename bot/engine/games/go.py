@@ -34,6 +34,9 @@ UNKNOWN_UNDER_1639 = (
     "forming or breaking an Alliance, and passing; it has no Stones to buy, give, sell "
     "or withdraw offers of"
 )
+# Built once: a statement is immutable, and building it again for every
+# post that loads the game cost as much as decoding the state.
+GAME_RECORD_QUERY = select(GameRecord).where(GameRecord.name == GAME_NAME)
 
 
 class GoAdapter:
@@ -231,7 +234,7 @@ def load_game(session: Session, size: int) -> tuple[GameRecord | None, go.GoStat
     it by eir first Move or consent, or by being named in a consent (rule
     1639 H; Trust II: every registered player's mark ran out at 56).
     """
-    record = session.scalar(select(GameRecord).where(GameRecord.name == GAME_NAME))
+    record = session.scalar(GAME_RECORD_QUERY)
     if record is None:
         return record, go.new_game(go.GoParameters(size=size))
     return record, go.state_from_json(record.state)  # history: only what the JSON still holds
