@@ -411,8 +411,12 @@ def point_effects(events: Iterable[go.GoEvent], before: go.GoState) -> list[dict
 
 def occupancy_key(board: bytes) -> str:
     """Which points hold a stone, as hex: the lookup key of a ko check."""
-    bits = "".join("1" if code else "0" for code in board)
+    bits = board.translate(_OCCUPANCY_DIGITS)  # b"0" for an empty point, b"1" for a stone
     return format(int(bits, 2), "x")
+
+
+# Every board code to its occupancy digit: 0 (empty) to b"0", any owner to b"1".
+_OCCUPANCY_DIGITS = b"0" + b"1" * 255
 
 
 def describe_event(event: go.GoEvent, size: int) -> str:
