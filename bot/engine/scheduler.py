@@ -254,6 +254,8 @@ class WriteWatch:
         event.remove(self.connection, "before_cursor_execute", self._count)
 
     def _count(self, connection: Connection, cursor: object, statement: str, *rest: object) -> None:
+        if statement.startswith("SELECT"):
+            return  # most statements, as SQLAlchemy writes them: no need to look closer
         text = statement.lstrip()
         verb = text[:9].upper()
         if verb.startswith("SELECT"):

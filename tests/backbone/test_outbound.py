@@ -257,6 +257,44 @@ def test_maildir_transport_writes_each_message_id_once(tmp_path: Path) -> None:
     assert list((tmp_path / "out" / "tmp").iterdir()) == []
 
 
+@pytest.mark.parametrize("deferring", [False, True])
+def test_a_maildir_file_is_the_mail_whole_as_open_would_create_it(
+    tmp_path: Path, deferring: bool
+) -> None:
+    out = tmp_path / "out"
+    transport = MaildirTransport(out)
+    # Larger than one pipe or page: every byte of a long mail reaches the file.
+    mails = {f"{size}@example.test": os.urandom(size) for size in (0, 1, 5_000, 3_000_000)}
+    if deferring:
+        with transport.deferred():
+            for message_id, raw in mails.items():
+                transport.send(raw, SENDER, [], message_id)
+    else:
+        for message_id, raw in mails.items():
+            transport.send(raw, SENDER, [], message_id)
+    files = maildir_files(out)
+    assert sorted(path.read_bytes() for path in files) == sorted(mails.values())
+    assert all(path.parent.name == "new" for path in files)
+    assert list((out / "tmp").iterdir()) == []
+    reference = tmp_path / "reference"
+    reference.write_bytes(b"")  # as open(path, "wb") creates a file, under the same umask
+    assert {path.stat().st_mode for path in files} == {reference.stat().st_mode}
+
+
+def test_a_mail_left_in_tmp_by_a_crash_is_written_again_whole(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    transport = MaildirTransport(out)
+    transport.deferring = True  # as within deferred(), left without its end: the process died
+    transport.send(b"Subject: long\n\n" + b"x" * 10_000, SENDER, [], "one@example.test")
+    [left] = (out / "tmp").iterdir()
+    again = MaildirTransport(out)  # the next process
+    again.send(b"Subject: short\n\ny\n", SENDER, [], "one@example.test")
+    [written] = maildir_files(out)
+    assert written.read_bytes() == b"Subject: short\n\ny\n"
+    assert written.name == left.name
+    assert list((out / "tmp").iterdir()) == []
+
+
 class DiesAfterWriting:
     """Writes the mail to the Maildir, then the process dies before the "sent" mark."""
 

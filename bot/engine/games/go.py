@@ -34,6 +34,9 @@ UNKNOWN_UNDER_1639 = (
     "forming or breaking an Alliance, and passing; it has no Stones to buy, give, sell "
     "or withdraw offers of"
 )
+# Built once: a statement is immutable, and building it again for every
+# post that loads the game cost as much as decoding the state.
+GAME_RECORD_QUERY = select(GameRecord).where(GameRecord.name == GAME_NAME)
 
 
 class GoAdapter:
@@ -231,7 +234,7 @@ def load_game(session: Session, size: int) -> tuple[GameRecord | None, go.GoStat
     it by eir first Move or consent, or by being named in a consent (rule
     1639 H; Trust II: every registered player's mark ran out at 56).
     """
-    record = session.scalar(select(GameRecord).where(GameRecord.name == GAME_NAME))
+    record = session.scalar(GAME_RECORD_QUERY)
     if record is None:
         return record, go.new_game(go.GoParameters(size=size))
     return record, go.state_from_json(record.state)  # history: only what the JSON still holds
@@ -408,8 +411,12 @@ def point_effects(events: Iterable[go.GoEvent], before: go.GoState) -> list[dict
 
 def occupancy_key(board: bytes) -> str:
     """Which points hold a stone, as hex: the lookup key of a ko check."""
-    bits = "".join("1" if code else "0" for code in board)
+    bits = board.translate(_OCCUPANCY_DIGITS)  # b"0" for an empty point, b"1" for a stone
     return format(int(bits, 2), "x")
+
+
+# Every board code to its occupancy digit: 0 (empty) to b"0", any owner to b"1".
+_OCCUPANCY_DIGITS = b"0" + b"1" * 255
 
 
 def describe_event(event: go.GoEvent, size: int) -> str:

@@ -8,9 +8,18 @@ so a second rule set is a second ``GoParameters`` value.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.games.go.points import Point, check_size, column_labels, format_point, parse_point
+from bot.games.go.points import (
+    Point,
+    check_size,
+    column_labels,
+    format_point,
+    parse_point,
+    point_names,
+    points_by_name,
+)
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,16 @@ class GoParameters:
     def format_point(self, point: Point) -> str:
         """``format_point`` for this board and lettering."""
         return format_point(point, self.size, lowercase=self.lowercase_columns)
+
+    @property
+    def point_names(self) -> tuple[str, ...]:
+        """``format_point`` of every point, indexed by point (``points.point_names``)."""
+        return point_names(self.size, lowercase=self.lowercase_columns)
+
+    @property
+    def points_by_name(self) -> Mapping[str, Point]:
+        """Each name ``format_point`` writes, to its point (``points.points_by_name``)."""
+        return points_by_name(self.size, lowercase=self.lowercase_columns)
 
 
 B_NOMIC = GoParameters()

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from bot.games.errors import ActionSyntaxError, IllegalActionError
 
@@ -70,6 +72,31 @@ def format_point(point: Point, size: int, *, lowercase: bool = False) -> str:
     row, column = divmod(point, size)
     letter = LETTERS[column]
     return f"{letter.lower() if lowercase else letter}{row + 1}"
+
+
+@functools.cache
+def point_names(size: int, *, lowercase: bool = False) -> tuple[str, ...]:
+    """``format_point`` of every point of a ``size`` board, indexed by point.
+
+    A stored state names each stone; a table read by index writes them
+    without formatting every one again.  Raises ``ValueError`` for an
+    unsupported size.
+    """
+    check_size(size)
+    return tuple(format_point(point, size, lowercase=lowercase) for point in range(size * size))
+
+
+@functools.cache
+def points_by_name(size: int, *, lowercase: bool = False) -> Mapping[str, Point]:
+    """The inverse of ``point_names``: each name ``format_point`` writes, to its point.
+
+    Only the names ``format_point`` writes, so a lookup that finds nothing
+    says nothing about the text: ``parse_point`` reads it (other spacing or
+    case, a leading zero) or explains why it is no point.  Read-only: the
+    table is shared by every caller.
+    """
+    names = point_names(size, lowercase=lowercase)
+    return MappingProxyType({name: point for point, name in enumerate(names)})
 
 
 def parse_point(text: str, size: int, *, rule: str = "1639 A", lowercase: bool = False) -> Point:

@@ -9,7 +9,7 @@ this is exact and half the size of hex.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import fields
 from typing import Any
 
 from bot.games.go.parameters import GoParameters
@@ -24,6 +24,9 @@ from bot.games.go.state import (
 
 FORMAT = "political-go/1"
 _EMPTY_MARK = "."
+# The fields stored, in the order ``dataclasses.asdict`` lists them.
+_PARAMETER_FIELDS = tuple(field.name for field in fields(GoParameters))
+_PLAYER_FIELDS = tuple(field.name for field in fields(PlayerRecord))
 
 
 def state_to_json(state: GoState, *, include_history: bool = True) -> dict[str, Any]:
@@ -32,13 +35,15 @@ def state_to_json(state: GoState, *, include_history: bool = True) -> dict[str, 
     Without ``include_history`` the ko history is left out (a store may keep
     it elsewhere, one row per position: see ``position_to_json``).
     """
+    names = state.parameters.point_names
+    owners = [record.name for record in state.players]
+    # As ``state.stones`` lists them, by point, named as ``format_point`` writes.
+    stones = {names[point]: owners[code - 1] for point, code in enumerate(state.board) if code}
     data = {
         "format": FORMAT,
-        "parameters": asdict(state.parameters),
-        "players": [asdict(record) for record in state.players],
-        "stones": {
-            state.parameters.format_point(point): owner for point, owner in state.stones.items()
-        },
+        "parameters": _fields_to_json(state.parameters, _PARAMETER_FIELDS),
+        "players": [_fields_to_json(record, _PLAYER_FIELDS) for record in state.players],
+        "stones": stones,
         "alliances": _alliances_to_json(state.alliances),
         "pending_consents": sorted([list(pair) for pair in state.pending_consents]),
         "move_number": state.move_number,
@@ -59,8 +64,12 @@ def state_from_json(data: Mapping[str, Any]) -> GoState:
     players = tuple(PlayerRecord(**record) for record in data["players"])
     codes = {record.name: code for code, record in enumerate(players, start=1)}
     board = bytearray(parameters.point_count)
+    points = parameters.points_by_name
     for name, owner in data["stones"].items():
-        board[parameters.parse_point(name)] = codes[owner]
+        # Stored names are ``format_point``'s, found in the table; any other
+        # text is read (or refused) as a player's would be.
+        point = points.get(name)
+        board[parameters.parse_point(name) if point is None else point] = codes[owner]
     return GoState(
         parameters=parameters,
         board=bytes(board),
@@ -74,6 +83,15 @@ def state_from_json(data: Mapping[str, Any]) -> GoState:
         last_move_was_pass=data.get("last_move_was_pass", False),
         stones_quiet_since=data.get("stones_quiet_since"),
     )
+
+
+def _fields_to_json(value: object, names: tuple[str, ...]) -> dict[str, Any]:
+    """A dataclass of plain values (str, int, bool, None) as a dictionary, fields in order.
+
+    What ``dataclasses.asdict`` gives for such values, without its deep copy
+    of each (a copy of a str or an int is itself).
+    """
+    return {name: getattr(value, name) for name in names}
 
 
 def _alliances_to_json(alliances: frozenset[Alliance]) -> list[list[str]]:

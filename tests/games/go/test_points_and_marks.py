@@ -9,6 +9,7 @@ from bot.games.go import GoParameters, add_players, format_point, new_game, pars
 from bot.games.go.anomic.state import A_NOMIC
 from bot.games.go.marks import choose_mark
 from bot.games.go.parameters import B_NOMIC
+from bot.games.go.points import MAXIMUM_SIZE, MINIMUM_SIZE, point_names, points_by_name
 from bot.games.go.state import MAXIMUM_PLAYERS
 
 
@@ -25,6 +26,25 @@ def test_every_point_formats_and_parses_back() -> None:
         names = [format_point(point, size) for point in range(size * size)]
         assert len(set(names)) == size * size
         assert [parse_point(name, size) for name in names] == list(range(size * size))
+
+
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_the_point_tables_are_format_point_and_its_exact_inverse(lowercase: bool) -> None:
+    for size in range(MINIMUM_SIZE, MAXIMUM_SIZE + 1):
+        points = range(size * size)
+        names = point_names(size, lowercase=lowercase)
+        assert names == tuple(format_point(point, size, lowercase=lowercase) for point in points)
+        by_name = points_by_name(size, lowercase=lowercase)
+        assert dict(by_name) == {name: point for point, name in enumerate(names)}
+        assert all(parse_point(name, size) == by_name[name] for name in names)
+        parameters = GoParameters(size=size, lowercase_columns=lowercase)
+        assert parameters.point_names is names
+        assert parameters.points_by_name is by_name
+
+
+def test_the_point_table_cannot_be_changed_by_a_caller() -> None:
+    with pytest.raises(TypeError):
+        points_by_name(9)["J1"] = 0  # type: ignore[index]
 
 
 def test_lowercase_columns_for_a_nomic() -> None:

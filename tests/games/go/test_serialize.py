@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
 import pytest
 
@@ -64,3 +65,31 @@ def test_parameters_survive_the_round_trip() -> None:
 def test_unknown_format_is_refused() -> None:
     with pytest.raises(ValueError, match="not a Political Go state"):
         state_from_json({"format": "chess/1"})
+
+
+def test_stored_json_is_what_asdict_and_format_point_wrote() -> None:
+    state = played_game()
+    data = state_to_json(state, include_history=False)
+    assert data["parameters"] == asdict(state.parameters)
+    assert list(data["parameters"]) == list(asdict(state.parameters))
+    assert data["players"] == [asdict(record) for record in state.players]
+    assert [list(record) for record in data["players"]] == [
+        list(asdict(record)) for record in state.players
+    ]
+    stones = {state.parameters.format_point(point): owner for point, owner in state.stones.items()}
+    assert list(data["stones"].items()) == list(stones.items())
+
+
+@pytest.mark.parametrize("name", ["c3", " C3", "C03"])
+def test_a_stone_named_otherwise_is_read_as_a_player_would_write_it(name: str) -> None:
+    data = state_to_json(played_game(), include_history=False)
+    owner = data["stones"].pop("C3")
+    data["stones"][name] = owner
+    assert state_from_json(data).owner_at(parse_point("C3", 9)) == owner
+
+
+def test_a_stone_off_the_board_is_refused() -> None:
+    data = state_to_json(played_game(), include_history=False)
+    data["stones"]["J1"] = "Rob"
+    with pytest.raises(ValueError, match="J1"):
+        state_from_json(data)
