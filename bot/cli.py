@@ -6,7 +6,9 @@ the command name.
 
 from __future__ import annotations
 
+import atexit
 import functools
+import gc
 import json
 import logging
 import os
@@ -98,10 +100,25 @@ def game_commands() -> dict[str, click.Command]:
 def main(context: click.Context, verbose: bool) -> None:
     """nomicbot: an automated referee for nomics played by email."""
     context.ensure_object(dict)
+    _collect_nothing_at_exit()
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+
+
+@functools.cache
+def _collect_nothing_at_exit() -> None:
+    """Spare the interpreter's exit a garbage collection of everything (about 0.2 s).
+
+    At exit the interpreter collects every object still alive: the modules
+    and whatever a command built (a replay's ORM objects), a fifth of a
+    second spent freeing memory the process is about to give back.  Frozen
+    (``gc.freeze``) at the last exit handler, they are left to the process's
+    end; everything is still closed and flushed by the handlers and the
+    module teardown, which do not depend on a collection.
+    """
+    atexit.register(gc.freeze)  # exit handlers run last-registered first: this one last
 
 
 @main.command()

@@ -142,8 +142,13 @@ class ArchiveAhead:
         return self
 
     def __exit__(self, *exception: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the preparing process (not waited for; again: nothing)."""
         if self.pipeline is not None:
             self.pipeline.__exit__(None, None, None)
+            self.pipeline = None
 
     def posts(self) -> Iterator[ArchivedPost]:
         """Every post of the archive, in archive order (once)."""
@@ -195,6 +200,8 @@ def replay_archive(
                 pipeline=pipeline,
                 batch=REPLAY_BATCH,
             )
+        # Every post is judged: the preparing process ends while the mails are delivered.
+        ahead.close()
     advance_to(app, until or datetime.now(UTC))
     # One sync of the Maildir per batch of mails rather than one per mail;
     # the live daemon keeps one per mail (bot.outbound.transports).

@@ -13,6 +13,7 @@ they are stored (and before the database is even opened).
 from __future__ import annotations
 
 import copyreg
+import gc
 import logging
 import multiprocessing
 import os
@@ -70,8 +71,13 @@ def _warm_up(settings: PipelineSettings) -> None:
     its LALR tables computed once per process), which the judging process
     would otherwise spend waiting for the first posts.  The grammar composed
     by an earlier process is loaded instead (``bot.parser.saved_grammar``).
+
+    Run in the preparing process, which then freezes what it holds (the
+    modules, the grammar's tables): its garbage collections, and the one at
+    its exit, no longer go through them again (``gc.freeze``).
     """
     post_grammar(settings.areas, settings.grammar_folder)
+    gc.freeze()
 
 
 def _prepare_each(
