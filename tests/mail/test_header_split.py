@@ -21,8 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.mail import decode as decode_module
+from bot.mail.charsets import DecodedText
 from bot.mail.decode import decode_headers, decode_message, with_body
 from bot.mail.header_split import header_only_message, split_header_block, split_header_bytes
+from bot.mail.headers import MAX_HEADER_CHARS, header_text, plain_header_text
 from bot.mail.parsing_policy import DEFAULT_REMEMBERING
 
 POLICIES = {"default": DEFAULT_REMEMBERING, "compat32": policy.compat32}
@@ -178,3 +180,20 @@ def test_generated_posts_split_as_stdlib(raw: bytes) -> None:
 def test_any_bytes_split_as_stdlib(raw: bytes) -> None:
     assert_split_as_stdlib(raw)
     assert_decoded_as_before(raw)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*VALUE_PIECES, "\n ", "\r\n\t", "\r", "\n"]), max_size=20))
+def test_plain_header_text_is_header_text(pieces: list[str]) -> None:
+    """The shortcut for values that need no decoding gives what header_text gives."""
+    value = "".join(pieces)
+    plain = plain_header_text(value)
+    if plain is not None:
+        assert header_text("Subject", value) == DecodedText(plain)
+
+
+def test_plain_header_text_steps_aside() -> None:
+    assert plain_header_text("a\r\n b") == "a b"
+    assert plain_header_text("Gö") is None
+    assert plain_header_text("=?utf-8?q?G=C3=B6?=") is None
+    assert plain_header_text("x" * (MAX_HEADER_CHARS + 1)) is None
