@@ -13,6 +13,9 @@ grammar, a first pass over some posts), then times over every post:
 * ``_prepare``: ``bot.engine.prepare._prepare``, all the pure stages, what
   the preparing process of ``nomicbot replay`` does per post;
 * ``decode``: ``decode_headers`` then ``with_body``, the decoding alone;
+* ``headers`` and ``body``: its two stages apart, ``decode_headers`` (the
+  pipeline's ``decode``) over every post, then ``with_body`` (``decode_body``)
+  over every post given its headers;
 * ``bare``: ``email.message_from_bytes(policy=default)`` + ``get_body`` +
   ``get_content``, the bare decode that bench/pipeline.py compares against.
 
@@ -37,7 +40,9 @@ from pipeline import export_revision, parse_bare, read_back, timed
 from runs import ROOT, clean_environment, workspace
 
 WARM_UP_POSTS = 200
-MEASURES = ("_prepare", "decode", "bare")
+MEASURES = ("_prepare", "decode", "headers", "body", "bare")
+# The measures compared between the two code trees.
+COMPARED = ("_prepare", "decode", "headers", "body")
 
 
 # --- in a child: one round on one code tree ------------------------------------------
@@ -63,14 +68,27 @@ def measure(archive: Path, config: Path) -> dict[str, float]:
         for raw in posts:
             with_body(raw, decode_headers(raw))
 
+    def headers_all(posts: Sequence[bytes]) -> None:
+        for raw in posts:
+            decode_headers(raw)
+
     actions: dict[str, Callable[[Sequence[bytes]], object]] = {
         "_prepare": prepare_all,
         "decode": decode_all,
+        "headers": headers_all,
         "bare": parse_bare,
     }
     for action in actions.values():
         action(raws[:WARM_UP_POSTS])
-    return {name: timed(functools.partial(action, raws)) for name, action in actions.items()}
+    results = {name: timed(functools.partial(action, raws)) for name, action in actions.items()}
+    firsts = [decode_headers(raw) for raw in raws]
+
+    def body_all() -> None:
+        for raw, first in zip(raws, firsts, strict=True):
+            with_body(raw, first)
+
+    results["body"] = timed(body_all)
+    return results
 
 
 # --- in the parent: the archive and the rounds ------------------------------------------
@@ -100,7 +118,7 @@ def print_results(rounds: dict[str, list[dict[str, float]]], posts: int) -> None
     for tree, found in medians.items():
         print(f"{tree:>9}: _prepare / bare decode = {found['_prepare'] / found['bare']:.3f}")
     if "baseline" in medians:
-        for name in MEASURES[:2]:
+        for name in COMPARED:
             ratio = medians["baseline"][name] / medians["checkout"][name]
             # Each round's two runs are next to each other in time, so their
             # ratio is less exposed to a load that changes between rounds.

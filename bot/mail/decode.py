@@ -30,6 +30,7 @@ from typing import Literal
 
 from bot.mail.charsets import DecodedText, decode_bytes
 from bot.mail.flowed import unflow
+from bot.mail.header_split import header_only_message, split_header_bytes
 from bot.mail.headers import (
     Mailbox,
     comment_display_name,
@@ -38,6 +39,7 @@ from bot.mail.headers import (
     message_ids,
     parse_date,
     parse_mailboxes,
+    plain_header_text,
     unfold,
 )
 from bot.mail.html import convert_html, html_to_text
@@ -147,17 +149,18 @@ def _decode(
 def _assemble(
     message: Message, headers: Mapping[str, tuple[str, ...]], body: _Body, defects: list[str]
 ) -> DecodedMessage:
-    senders = _mailboxes(message, "from", defects)
+    addressing = _address_fields(message)
+    senders = _mailboxes(addressing, "from", defects)
     sender = senders[0] if senders else None
     return DecodedMessage(
         message_id=_first_id(headers, "message-id"),
         subject=" ".join(_first(headers, "subject").split()),
         from_address=sender.address if sender else None,
-        from_name=_from_name(message, sender),
-        from_problem=_from_problem(message, senders, defects),
-        reply_to=_addresses(message, "reply-to", defects),
-        to=_addresses(message, "to", defects),
-        cc=_addresses(message, "cc", defects),
+        from_name=_from_name(addressing, sender),
+        from_problem=_from_problem(addressing, senders, defects),
+        reply_to=_addresses(addressing, "reply-to", defects),
+        to=_addresses(addressing, "to", defects),
+        cc=_addresses(addressing, "cc", defects),
         date=parse_date(_first(headers, "date")),
         in_reply_to=_first_id(headers, "in-reply-to"),
         references=message_ids(" ".join(headers.get("references", ()))),
@@ -215,7 +218,7 @@ def _decode_headers(raw: bytes) -> HeadersFirst:
     if len(raw) > MAX_RAW_BYTES:
         defects.append(f"message of {len(raw)} bytes cut to {MAX_RAW_BYTES} before parsing")
         raw = raw[:MAX_RAW_BYTES]
-    message = BytesHeaderParser(policy=DEFAULT_REMEMBERING).parsebytes(raw)
+    message = _header_only_parse(raw)
     headers = _header_map(message, defects)
     header_count = len(defects)
     # _assemble adds the address headers' defects to the list.  Whether the
@@ -230,6 +233,15 @@ def _decode_headers(raw: bytes) -> HeadersFirst:
         address_defects=tuple(defects[header_count:]),
         head=message if _is_single_part(message) or raw.isascii() else None,
     )
+
+
+def _header_only_parse(raw: bytes) -> Message:
+    """``BytesHeaderParser(policy=DEFAULT_REMEMBERING).parsebytes(raw)``, without its reading of
+    every body line where ``split_header_block`` follows the parser (all but one odd shape)."""
+    block = split_header_bytes(raw)
+    if block is None:
+        return BytesHeaderParser(policy=DEFAULT_REMEMBERING).parsebytes(raw)
+    return header_only_message(block, DEFAULT_REMEMBERING)
 
 
 def with_body(raw: bytes, first: HeadersFirst) -> DecodedMessage:
@@ -342,9 +354,12 @@ def _empty_message(defects: tuple[str, ...]) -> DecodedMessage:
 def _header_map(message: Message, defects: list[str]) -> Mapping[str, tuple[str, ...]]:
     values: dict[str, list[str]] = {}
     for name, raw_value in message.raw_items():
-        decoded = _decoded_header(name, str(raw_value))
-        defects.extend(decoded.defects)
-        values.setdefault(name.strip().lower(), []).append(decoded.text)
+        text = plain_header_text(str(raw_value))
+        if text is None:
+            decoded = _decoded_header(name, str(raw_value))
+            defects.extend(decoded.defects)
+            text = decoded.text
+        values.setdefault(name.strip().lower(), []).append(text)
     return types.MappingProxyType({name: tuple(found) for name, found in values.items()})
 
 
@@ -378,37 +393,50 @@ def _first_id(headers: Mapping[str, tuple[str, ...]], name: str) -> str | None:
     return ids[0] if ids else None
 
 
-def _raw_values(message: Message, name: str) -> list[str]:
-    return [str(value) for key, value in message.raw_items() if key.strip().lower() == name]
+# The address fields _assemble reads, by lower-case name.
+ADDRESS_FIELDS = frozenset({"from", "reply-to", "to", "cc"})
+AddressFields = Mapping[str, Sequence[str]]
 
 
-def _mailboxes(message: Message, name: str, defects: list[str]) -> tuple[Mailbox, ...]:
+def _address_fields(message: Message) -> AddressFields:
+    """The raw values of the address fields, in order, read in one pass over the fields."""
+    found: dict[str, list[str]] = {}
+    for key, value in message.raw_items():
+        name = key.strip().lower()
+        if name in ADDRESS_FIELDS:
+            found.setdefault(name, []).append(str(value))
+    return found
+
+
+def _mailboxes(addressing: AddressFields, name: str, defects: list[str]) -> tuple[Mailbox, ...]:
     mailboxes: list[Mailbox] = []
-    for raw_value in _raw_values(message, name):
+    for raw_value in addressing.get(name, ()):
         found, problems = parse_mailboxes(name, raw_value)
         mailboxes.extend(found)
         defects.extend(problems)
     return tuple(mailboxes)
 
 
-def _addresses(message: Message, name: str, defects: list[str]) -> tuple[str, ...]:
-    return tuple(mailbox.address for mailbox in _mailboxes(message, name, defects))
+def _addresses(addressing: AddressFields, name: str, defects: list[str]) -> tuple[str, ...]:
+    return tuple(mailbox.address for mailbox in _mailboxes(addressing, name, defects))
 
 
-def _from_problem(message: Message, senders: tuple[Mailbox, ...], defects: list[str]) -> str | None:
+def _from_problem(
+    addressing: AddressFields, senders: tuple[Mailbox, ...], defects: list[str]
+) -> str | None:
     if any(defect.startswith("header from: address parser failed") for defect in defects):
         return (
             "the From header is malformed (a strict parser rejects it); its author is not guessed"
         )
-    return mailbox_problem(senders, len(_raw_values(message, "from")))
+    return mailbox_problem(senders, len(addressing.get("from", ())))
 
 
-def _from_name(message: Message, sender: Mailbox | None) -> str:
+def _from_name(addressing: AddressFields, sender: Mailbox | None) -> str:
     if sender is None:
         return ""
     if sender.display_name:
         return sender.display_name
-    raw = _raw_values(message, "from")
+    raw = addressing.get("from", ())
     return comment_display_name(raw[0]) if raw else ""
 
 

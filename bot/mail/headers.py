@@ -70,6 +70,21 @@ def header_text(name: str, raw_value: str) -> DecodedText:
     return DecodedText(decoded.text, (*defects, *repaired.defects, *decoded.defects))
 
 
+def plain_header_text(raw_value: str) -> str | None:
+    """``header_text(name, raw_value).text`` when it needs no decoding at all, else None.
+
+    An ASCII value without encoded words and within the length cap is only
+    unfolded, with no defect: most fields of a post, and the ones that vary
+    from post to post (Received, DKIM-Signature, Message-ID, Date).
+    """
+    if not raw_value.isascii():
+        return None
+    value = unfold(raw_value) if "\n" in raw_value or "\r" in raw_value else raw_value
+    if len(value) > MAX_HEADER_CHARS or "=?" in value:
+        return None
+    return value
+
+
 def decode_encoded_words(text: str, *, where: str) -> DecodedText:
     """Decode RFC 2047 encoded words, joining adjacent words of one charset.
 
