@@ -18,7 +18,7 @@ from tqdm import tqdm
 from bot.app import App
 from bot.engine.admin_records import ADMIN_SOURCE, compose_record_mail, new_record
 from bot.engine.event_shunts import settle_events
-from bot.engine.prepare import ParallelPipeline
+from bot.engine.prepare import ParallelPipeline, fewer_collections
 from bot.engine.private_records import queued_at
 from bot.engine.scheduler import TimedEventFailed
 from bot.engine.worker import QueueReport, process_queue
@@ -177,6 +177,7 @@ def replay_archive(
     total = stored = duplicates = 0
     settings = app.services.pipeline_settings
     with ExitStack() as stack:
+        stack.enter_context(fewer_collections())
         if ahead is None or ahead.settings != settings:
             # Read with other settings (the configuration changed on the way), its
             # preparing process would judge by them: it is left unused.

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy.orm import Session
 
 from bot import runner
-from bot.engine import prepare
+from bot.engine import prepare, worker
 from bot.engine.prepare import ParallelPipeline
 from bot.engine.worker import process_queue
 from bot.ingress.ingest import ArrivingPost, ingest_many
@@ -165,3 +167,23 @@ def test_a_small_archive_starts_no_preparing_process(tmp_path: Path) -> None:
     with runner.ArchiveAhead(archive, app.services.pipeline_settings) as ahead:
         assert ahead.pipeline is None
         assert len(list(ahead.posts())) == len(go_game.SCRIPT)
+
+
+def test_a_replay_leaves_the_collector_as_it_found_it(tmp_path: Path) -> None:
+    # Fewer collections while the posts are stored and judged, the
+    # process's own thresholds after (a test run, a daemon's console).
+    archive = _write_go_archive(tmp_path / "go.mbox")
+    app = make_app(tmp_path / "replayed")
+    before = gc.get_threshold()
+    seen: list[tuple[int, int, int]] = []
+    real_process_queue = runner.process_queue
+
+    def process_queue_noting(*arguments: Any, **keywords: Any) -> worker.QueueReport:
+        seen.append(gc.get_threshold())
+        return real_process_queue(*arguments, **keywords)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runner, "process_queue", process_queue_noting)
+        runner.replay_archive(app, archive, MaildirTransport(tmp_path / "out"))
+    assert seen == [prepare.FEWER_COLLECTIONS]
+    assert gc.get_threshold() == before
