@@ -28,8 +28,6 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import statistics
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -37,7 +35,7 @@ from pathlib import Path
 from archive_game import plan_archive
 from archive_mail import write_archive, write_config
 from pipeline import export_revision, parse_bare, read_back, timed
-from runs import ROOT, clean_environment, workspace
+from runs import ROOT, measured_in_child, print_per_post_medians, print_speed_ups, workspace
 
 WARM_UP_POSTS = 200
 MEASURES = ("_prepare", "decode", "headers", "body", "bare")
@@ -95,41 +93,15 @@ def measure(archive: Path, config: Path) -> dict[str, float]:
 
 
 def run_child(code: Path, archive: Path, config: Path) -> dict[str, float]:
-    environment = clean_environment() | {"PYTHONPATH": str(code)}
-    command = [sys.executable, __file__, "--measure", str(archive), "--config", str(config)]
-    finished = subprocess.run(
-        command, capture_output=True, text=True, env=environment, cwd=code, check=False
-    )
-    if finished.returncode != 0:
-        raise SystemExit(f"measuring with {code} failed:\n{finished.stderr}")
-    result: dict[str, float] = json.loads(finished.stdout.strip().splitlines()[-1])
-    return result
+    return measured_in_child(__file__, code, ["--measure", str(archive), "--config", str(config)])
 
 
 def print_results(rounds: dict[str, list[dict[str, float]]], posts: int) -> None:
-    medians: dict[str, dict[str, float]] = {}
-    for tree, results in rounds.items():
-        medians[tree] = {}
-        for name in MEASURES:
-            values = [1000 * result[name] / posts for result in results]
-            medians[tree][name] = statistics.median(values)
-            listed = ", ".join(f"{value:.3f}" for value in values)
-            print(f"{tree:>9} {name:>8}: median {medians[tree][name]:.3f} ms/post ({listed})")
+    medians = print_per_post_medians(rounds, MEASURES, posts, digits=3)
     for tree, found in medians.items():
         print(f"{tree:>9}: _prepare / bare decode = {found['_prepare'] / found['bare']:.3f}")
     if "baseline" in medians:
-        for name in COMPARED:
-            ratio = medians["baseline"][name] / medians["checkout"][name]
-            # Each round's two runs are next to each other in time, so their
-            # ratio is less exposed to a load that changes between rounds.
-            paired = statistics.median(
-                before[name] / after[name]
-                for before, after in zip(rounds["baseline"], rounds["checkout"], strict=True)
-            )
-            print(
-                f"{name}: baseline / checkout = {ratio:.3f} of the medians, {paired:.3f} the "
-                "median of each round's (above 1: this checkout is faster)"
-            )
+        print_speed_ups(rounds, medians, COMPARED, digits=3)
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:

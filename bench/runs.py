@@ -9,14 +9,17 @@ an earlier revision side by side (``election_growth.py``, ``kgs_statements.py``,
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,3 +64,57 @@ def run_baseline(bench: Path, reference: str, arguments: list[str]) -> None:
         environment = os.environ | {"PYTHONPATH": scratch, "PYTHONDONTWRITEBYTECODE": "1"}
         command = [sys.executable, str(bench.resolve()), "--here", *arguments]
         subprocess.run(command, check=True, env=environment, cwd=scratch)
+
+
+def measured_in_child(script: str, code: Path, arguments: Sequence[str]) -> dict[str, Any]:
+    """The JSON that bench ``script`` prints last, run with ``arguments`` in a new process
+    with ``code``'s ``bot`` package on the path (one side of a comparison)."""
+    environment = clean_environment() | {"PYTHONPATH": str(code)}
+    command = [sys.executable, script, *arguments]
+    finished = subprocess.run(
+        command, capture_output=True, text=True, env=environment, cwd=code, check=False
+    )
+    if finished.returncode != 0:
+        raise SystemExit(f"measuring with {code} failed:\n{finished.stderr}")
+    result: dict[str, Any] = json.loads(finished.stdout.strip().splitlines()[-1])
+    return result
+
+
+def print_per_post_medians(
+    rounds: Mapping[str, Sequence[Mapping[str, Any]]], names: Sequence[str], posts: int, digits: int
+) -> dict[str, dict[str, float]]:
+    """Each tree's median of each measure (seconds in ``rounds``), printed in ms per post."""
+    medians: dict[str, dict[str, float]] = {}
+    for tree, results in rounds.items():
+        medians[tree] = {}
+        for name in names:
+            values = [1000 * result[name] / posts for result in results]
+            medians[tree][name] = statistics.median(values)
+            listed = ", ".join(f"{value:.{digits}f}" for value in values)
+            print(
+                f"{tree:>9} {name:>8}: median {medians[tree][name]:.{digits}f} ms/post ({listed})"
+            )
+    return medians
+
+
+def print_speed_ups(
+    rounds: Mapping[str, Sequence[Mapping[str, Any]]],
+    medians: Mapping[str, Mapping[str, float]],
+    names: Sequence[str],
+    digits: int,
+) -> None:
+    """Baseline over checkout for each measure: of the medians, and the median of each round's.
+
+    Each round's two runs are next to each other in time, so their ratio is
+    less exposed to a load that changes between rounds.
+    """
+    for name in names:
+        ratio = medians["baseline"][name] / medians["checkout"][name]
+        paired = statistics.median(
+            before[name] / after[name]
+            for before, after in zip(rounds["baseline"], rounds["checkout"], strict=True)
+        )
+        print(
+            f"{name}: baseline / checkout = {ratio:.{digits}f} of the medians, {paired:.{digits}f} "
+            "the median of each round's (above 1: this checkout is faster)"
+        )

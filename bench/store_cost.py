@@ -37,7 +37,6 @@ import argparse
 import json
 import mailbox
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -48,7 +47,7 @@ from typing import TYPE_CHECKING
 from archive_game import plan_archive
 from archive_mail import write_archive
 from pipeline import export_revision
-from runs import ROOT, clean_environment, workspace
+from runs import ROOT, measured_in_child, workspace
 
 if TYPE_CHECKING:
     from bot.ingress.header_block import ArrivalFields
@@ -235,15 +234,7 @@ def storing_rounds(archive: Path, baseline: Path, rounds: int) -> None:
 
 
 def _storing_child(code: Path, archive: Path) -> dict[str, float]:
-    environment = clean_environment() | {"PYTHONPATH": str(code)}
-    command = [sys.executable, __file__, "--measure-storing", str(archive)]
-    finished = subprocess.run(
-        command, capture_output=True, text=True, env=environment, cwd=code, check=False
-    )
-    if finished.returncode != 0:
-        raise SystemExit(f"storing with {code} failed:\n{finished.stderr}")
-    result: dict[str, float] = json.loads(finished.stdout.strip().splitlines()[-1])
-    return result
+    return measured_in_child(__file__, code, ["--measure-storing", str(archive)])
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:

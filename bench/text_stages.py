@@ -34,8 +34,6 @@ import cProfile
 import hashlib
 import json
 import pstats
-import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -45,7 +43,7 @@ from typing import Any
 from archive_game import plan_archive
 from archive_mail import write_archive, write_config
 from pipeline import export_revision, read_back
-from runs import ROOT, clean_environment, workspace
+from runs import ROOT, measured_in_child, print_per_post_medians, print_speed_ups, workspace
 
 MEASURES = ("visible", "parse")
 PASSES = 3
@@ -126,40 +124,13 @@ def profile(archive: Path, config: Path, measure_name: str) -> None:
 
 
 def run_child(code: Path, archive: Path, config: Path) -> dict[str, Any]:
-    environment = clean_environment() | {"PYTHONPATH": str(code)}
-    command = [sys.executable, __file__, "--measure", str(archive), "--config", str(config)]
-    finished = subprocess.run(
-        command, capture_output=True, text=True, env=environment, cwd=code, check=False
-    )
-    if finished.returncode != 0:
-        raise SystemExit(f"measuring with {code} failed:\n{finished.stderr}")
-    result: dict[str, Any] = json.loads(finished.stdout.strip().splitlines()[-1])
-    return result
+    return measured_in_child(__file__, code, ["--measure", str(archive), "--config", str(config)])
 
 
 def print_results(rounds: dict[str, list[dict[str, Any]]], posts: int) -> None:
-    medians: dict[str, dict[str, float]] = {}
-    for tree, results in rounds.items():
-        medians[tree] = {}
-        for name in MEASURES:
-            values = [1000 * result[name] / posts for result in results]
-            medians[tree][name] = statistics.median(values)
-            listed = ", ".join(f"{value:.4f}" for value in values)
-            print(f"{tree:>9} {name:>8}: median {medians[tree][name]:.4f} ms/post ({listed})")
-    if "baseline" not in medians:
-        return
-    for name in MEASURES:
-        ratio = medians["baseline"][name] / medians["checkout"][name]
-        paired = statistics.median(
-            before[name] / after[name]
-            for before, after in zip(rounds["baseline"], rounds["checkout"], strict=True)
-        )
-        print(
-            f"{name}: baseline / checkout = {ratio:.2f} of the medians, {paired:.2f} the median "
-            "of each round's (above 1: this checkout is faster)"
-        )
-    digests = {result["digest"] for results in rounds.values() for result in results}
-    print("results: identical" if len(digests) == 1 else "results: DIFFERENT")
+    medians = print_per_post_medians(rounds, MEASURES, posts, digits=4)
+    if "baseline" in medians:
+        print_speed_ups(rounds, medians, MEASURES, digits=2)
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
