@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.config import Settings, TrustSettings, master_secret
 from bot.engine.clock import GameClock
+from bot.engine.game import Game
 from bot.engine.players import sync_configured_players
 from bot.engine.registry import enabled_games
 from bot.engine.rule_changes import RuleBook
@@ -47,7 +48,7 @@ def build_services(settings: Settings) -> Services:
     return Services(
         settings=settings,
         clock=clock,
-        pipeline_settings=pipeline_settings(settings),
+        pipeline_settings=pipeline_settings(settings, games),
         master_secret=master_secret(settings),
         templates=make_environment(),
         rules=RuleBook(settings, clock),
@@ -55,13 +56,17 @@ def build_services(settings: Settings) -> Services:
     )
 
 
-def pipeline_settings(settings: Settings) -> PipelineSettings:
+def pipeline_settings(
+    settings: Settings, games: tuple[Game, ...] | None = None
+) -> PipelineSettings:
     """What the pipeline's stages know of this bot: from the configuration alone.
 
     No database is needed, so a replay starts preparing its first posts
-    before the database is opened (``bot.runner.ArchiveAhead``).
+    before the database is opened (``bot.runner.ArchiveAhead``).  ``games``:
+    ``enabled_games(settings)``, when the caller has them.
     """
-    games = enabled_games(settings)  # raises ConfigError for a game it does not know
+    if games is None:
+        games = enabled_games(settings)  # raises ConfigError for a game it does not know
     return PipelineSettings(
         bot_addresses=frozenset({settings.bot.address.lower()}),
         list_addresses=frozenset({settings.bot.list_address.lower()}),

@@ -147,7 +147,7 @@ class ArchiveAhead:
     def close(self) -> None:
         """End the preparing process (not waited for; again: nothing)."""
         if self.pipeline is not None:
-            self.pipeline.__exit__(None, None, None)
+            self.pipeline.close()
             self.pipeline = None
 
     def posts(self) -> Iterator[ArchivedPost]:

@@ -184,6 +184,10 @@ class ParallelPipeline:
         exception: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the preparing process; what is on its way is dropped."""
         # Not waited for: the process ends on its own (its interpreter's exit
         # took a quarter of a second), while the caller goes on (a replay
         # delivers its mails); the interpreter's own exit joins it at the latest.
