@@ -44,11 +44,10 @@ Readings of the rules, as a fair referee would take them (also in
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import NoReturn, Protocol, TypeVar
+from typing import NamedTuple, NoReturn, Protocol, TypeVar
 
 from bot.games.errors import IllegalActionError, NotYetError
 from bot.games.go.anomic.events import (
@@ -69,7 +68,7 @@ from bot.games.go.anomic.state import (
     built_from,
     with_player,
 )
-from bot.games.go.anomic.superko import BoardHistory, codes_table, stone_key
+from bot.games.go.anomic.superko import MAXIMUM_POINTS, ZOBRIST, BoardHistory
 from bot.games.go.dragons import (
     Dragon,
     all_dragons,
@@ -77,7 +76,7 @@ from bot.games.go.dragons import (
     dragons_through,
     has_liberty,
 )
-from bot.games.go.points import Point, neighbour_table
+from bot.games.go.points import NEIGHBOURS, Point, neighbour_table
 from bot.games.go.state import PlayerId
 
 Item = TypeVar("Item")
@@ -100,8 +99,13 @@ class MoveContext:
     nweek: int = 0
 
 
-@dataclass(frozen=True)
-class MoveResult:
+class MoveResult(NamedTuple):
+    """The state after a move, and what the move did.
+
+    A named tuple rather than a dataclass: every placement builds one, and a
+    tuple is built (and read) faster than an instance with a ``__dict__``.
+    """
+
     state: AnomicState
     events: tuple[AnomicEvent, ...]
 
@@ -119,40 +123,125 @@ def place_stone(
     ``history`` holds configurations not in ``state.positions`` (the
     engine's stored ones); ``draws`` breaks rule 369's ties and may be None
     only when no tie needs breaking (``ValueError`` otherwise).
+
+    Every replay runs this once per stone, so the common case is written
+    out here: the checks in one test, objects built without ``__init__``
+    (see ``built_from``), and no call that a subscript can do.
     """
-    state = _with_placer(state, context, point)
-    code = state.player_codes[context.player]
+    player, parameters = context.player, state.parameters
+    code = state.player_codes.get(player, 0)
+    record = state.players[code - 1] if code else None
+    last = None if record is None else record.last_limited_move_at
+    if (
+        record is None
+        or not 0 <= point < len(state.board)
+        or state.board[point]
+        or (last is not None and abs(context.at - last) < parameters.move_interval)
+        or state.last_placer == player
+        or (parameters.placement_uses_reserve and record.reserve < 1)
+    ):
+        # A new player, or a refusal: _with_placer checks in the rule's order.
+        state = _with_placer(state, context, point)
+        code = state.player_codes[player]
+        record = state.players[code - 1]
     board = bytearray(state.board)
     board[point] = code
     # Without Alliances every Dragon is a plain group; with nothing left
     # breathless by earlier moves, only the groups next to the stone can die.
     plain = not state.alliances and not state.breathless
-    neighbours = neighbour_table(state.parameters.size)
+    neighbours = NEIGHBOURS[parameters.size]
     if plain:
         doomed = _doomed_groups(board, point, code, neighbours)
     else:
         doomed = _doomed_dragons(state, board, point, code, neighbours)
     if doomed is None:
-        _refuse_breathless(state, context.player, point)
-    key = state.key ^ codes_table(code)[point]  # stone_key without a call
-    players, captures = state.players, _NO_EVENTS
+        _refuse_breathless(state, player, point)
+    key = state.key ^ ZOBRIST[code][point]
+    from_reserve = parameters.placement_uses_reserve
+    players = state.players
+    if from_reserve:
+        events: tuple[AnomicEvent, ...] = (StonePlaced(player, point, True),)
+    else:
+        events = _PLACED[player][point] or _placed(player, point)
     if doomed:
         players, captures, key = _captured(state, board, doomed, key, draws)
+        events += captures
+        record = players[code - 1]
     final = bytes(board)
-    if history is not None or state.positions.earlier(key, final) is not None:
-        _check_superko(state, history, key, final, context.player, point)
-    if plain:
-        # 368 b let the stone stand only with a Liberty (369 freed one if it
-        # captured), and no other group lost one, so none is left breathless.
-        breathless = state.breathless
-    else:
-        breathless = _breathless(board, state.breathless | {point}, state.friendship, neighbours)
-    result = _placement_result(
-        state, context, code, point, final, key, players, breathless, captures
+    move_number = state.move_number + 1
+    if history is not None:
+        _check_superko(state, history, key, final, player, point)
+    positions = state.positions.with_unseen_board(final, key, move_number)
+    if positions is None:
+        _check_superko(state, None, key, final, player, point)
+    # 368 b let a plain group stand only with a Liberty (369 freed one if it
+    # captured), and no other group lost one, so none is left breathless.
+    breathless = (
+        state.breathless
+        if plain
+        else _breathless(board, state.breathless | {point}, state.friendship, neighbours)
     )
-    if state.offers and any(offeree == context.player for _, offeree in state.offers):
-        result = _voiding_offers(result, context.player)
+    # The placer becomes a Go player (365), eir 19 hours start (368) and, when
+    # placements use them, a Reserve Stone goes In Play (376).  A copy of the
+    # fields with a few set is cheaper than merging in a new dict.
+    moved_fields = record.__dict__.copy()
+    moved_fields["is_go_player"] = True
+    moved_fields["last_limited_move_at"] = context.at
+    if from_reserve:
+        moved_fields["reserve"] = record.reserve - 1
+    moved = _new(GoPlayer)
+    _set_fields(moved, "__dict__", moved_fields)
+    fields = state.__dict__.copy()
+    fields["board"] = final
+    fields["players"] = (*players[: code - 1], moved, *players[code:])
+    fields["last_placer"] = player
+    fields["last_placement_nweek"] = context.nweek
+    fields["breathless"] = breathless
+    fields["key"] = key
+    fields["move_number"] = move_number
+    fields["positions"] = positions
+    if state.started_nweek is None:
+        fields["started_nweek"] = context.nweek
+    successor = _new(AnomicState)
+    _set_fields(successor, "__dict__", fields)
+    result = _new_tuple(MoveResult, (successor, events))
+    if state.offers and any(offeree == player for _, offeree in state.offers):
+        result = _voiding_offers(result, player)
     return result
+
+
+# ``built_from`` written out, for ``place_stone``: two C calls instead of a Python one.
+_new = object.__new__
+_set_fields = object.__setattr__
+_new_tuple = tuple.__new__
+
+
+class _PlacementEvents(dict[PlayerId, list[tuple[AnomicEvent, ...] | None]]):
+    """Player -> ``(StonePlaced(player, point),)`` by point, each built on first use.
+
+    Events are frozen values, so every placement alike shares one tuple, and
+    two subscripts cost less than calling a cache.  Emptied when it holds
+    ``limit`` players, so a daemon running for years keeps it bounded.
+    """
+
+    limit = 1024
+
+    def __missing__(self, player: PlayerId) -> list[tuple[AnomicEvent, ...] | None]:
+        if len(self) >= self.limit:
+            self.clear()
+        row: list[tuple[AnomicEvent, ...] | None] = [None] * MAXIMUM_POINTS
+        self[player] = row
+        return row
+
+
+def _placed(player: PlayerId, point: Point) -> tuple[AnomicEvent, ...]:
+    """The events of a placement not from the Reserve, first time for ``player`` and ``point``."""
+    events: tuple[AnomicEvent, ...] = (StonePlaced(player, point),)
+    _PLACED[player][point] = events
+    return events
+
+
+_PLACED = _PlacementEvents()
 
 
 def _voiding_offers(result: MoveResult, player: PlayerId) -> MoveResult:
@@ -270,6 +359,9 @@ def divide_stones(
     """
     if not adjacent:
         return (), ()
+    if len(adjacent) == 1:  # one neighbour takes them all: nothing to rank, no tie
+        ((name, stones),) = adjacent
+        return (StoneShare(name, stones, count),), ()
     ranked = sorted(adjacent, key=lambda entry: (-entry[1], entry[0]))
     rounds, remainder = divmod(count, len(ranked))
     tie_order: tuple[PlayerId, ...] = ()
@@ -446,59 +538,6 @@ def _check_superko(
     )
 
 
-def _placement_result(
-    state: AnomicState,
-    context: MoveContext,
-    code: int,
-    point: Point,
-    board: bytes,
-    key: int,
-    players: tuple[GoPlayer, ...],
-    breathless: frozenset[Point],
-    captures: tuple[AnomicEvent, ...],
-) -> MoveResult:
-    """The state after a placement rule 368 allows, recorded for 368 a; and the events.
-
-    The placer becomes a Go player (365), eir 19 hours start (368) and, when
-    placements use them, a Reserve Stone goes In Play (376).  Every replay
-    runs this per stone, so the records are copied by ``built_from``
-    rather than ``dataclasses.replace``, which costs several times as much.
-    """
-    from_reserve = state.parameters.placement_uses_reserve
-    mover = players[code - 1]
-    # A copy of the fields with a few set is cheaper than merging in a new dict.
-    moved_fields = mover.__dict__.copy()
-    moved_fields["is_go_player"] = True
-    moved_fields["last_limited_move_at"] = context.at
-    if from_reserve:
-        moved_fields["reserve"] = mover.reserve - 1
-    moved = built_from(GoPlayer, moved_fields)
-    move_number = state.move_number + 1
-    fields = state.__dict__.copy()
-    fields["board"] = board
-    fields["players"] = players[: code - 1] + (moved,) + players[code:]
-    fields["last_placer"] = context.player
-    fields["last_placement_nweek"] = context.nweek
-    fields["breathless"] = breathless
-    fields["key"] = key
-    fields["move_number"] = move_number
-    if state.started_nweek is None:
-        fields["started_nweek"] = context.nweek
-    # The caller has just looked the board up in the log and not found it.
-    fields["positions"] = state.positions.with_new_board(board, key, move_number)
-    successor = built_from(AnomicState, fields)
-    events = _placement_events(context.player, point, from_reserve) + captures
-    return built_from(MoveResult, {"state": successor, "events": events})
-
-
-@functools.lru_cache(maxsize=4096)
-def _placement_events(
-    player: PlayerId, point: Point, from_reserve: bool
-) -> tuple[AnomicEvent, ...]:
-    # Events are frozen values, so every placement alike can share one tuple.
-    return (StonePlaced(player, point, from_reserve),)
-
-
 def _too_soon(record: GoPlayer, context: MoveContext, interval: int) -> bool:
     """Rule 368: another limited move less than ``interval`` from eir last, either way."""
     last = record.last_limited_move_at
@@ -602,21 +641,18 @@ def _capture(
     """Remove ``dragons`` from ``board`` (369), update ``players``; the new key."""
     if not dragons:
         return key
-    neighbours = neighbour_table(state.parameters.size)
-    doomed = frozenset().union(*dragons)
+    neighbours = NEIGHBOURS[state.parameters.size]
+    doomed = dragons[0] if len(dragons) == 1 else frozenset().union(*dragons)
     taken: set[Point] = set()
     for dragon in sorted(dragons, key=min):
         stones = dragon - taken
         if not stones:
             continue
         taken |= stones
-        where = state.parameters.format_point(min(dragon))
-        shares, tie_order = divide_stones(
-            len(stones),
-            _adjacent_owners(board, dragon, doomed, players, neighbours),
-            draws,
-            f"rule 369 tie for the Dragon at {where}",
-        )
+        adjacent = _adjacent_owners(board, dragon, doomed, players, neighbours)
+        # Only two owners or more can tie; the purpose names the draw's record.
+        purpose = _tie_purpose(state, dragon) if len(adjacent) > 1 else "rule 369"
+        shares, tie_order = divide_stones(len(stones), adjacent, draws, purpose)
         for share in shares:
             index = state.player_codes[share.player] - 1
             record = players[index]
@@ -628,9 +664,13 @@ def _capture(
         losses = _count_owners(board, stones, players)
         events.append(DragonCaptured(stones, losses, shares, tie_order))
     for point in taken:
-        key ^= stone_key(point, board[point])
+        key ^= ZOBRIST[board[point]][point]
         board[point] = 0
     return key
+
+
+def _tie_purpose(state: AnomicState, dragon: Dragon) -> str:
+    return f"rule 369 tie for the Dragon at {state.parameters.format_point(min(dragon))}"
 
 
 def _adjacent_owners(
@@ -641,8 +681,9 @@ def _adjacent_owners(
     neighbours: Sequence[tuple[Point, ...]],
 ) -> list[tuple[PlayerId, int]]:
     """Rule 369: whose stones are next to ``dragon``, not counting those captured with it."""
-    around = {other for point in dragon for other in neighbours[point]}
-    return list(_count_owners(board, around - doomed, players))
+    around = {other for point in dragon for other in neighbours[point] if board[other]}
+    around -= doomed
+    return list(_count_owners(board, around, players))
 
 
 def _count_owners(

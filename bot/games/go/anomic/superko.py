@@ -18,7 +18,6 @@ recording a position costs O(1) instead of copying the history per move.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -27,18 +26,34 @@ from typing import Protocol
 MAXIMUM_POINTS = 26 * 26
 
 
-@functools.cache
+class _ZobristTables(dict[int, tuple[int, ...]]):
+    """Board code -> the Zobrist numbers of its stones by point, each built on first use.
+
+    Every placement reads one number; subscripting a dict costs less than
+    calling a cache.
+    """
+
+    def __missing__(self, code: int) -> tuple[int, ...]:
+        table = tuple(_number(f"{point}.{code}") for point in range(MAXIMUM_POINTS))
+        self[code] = table
+        return table
+
+
+def _number(text: str) -> int:
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+ZOBRIST = _ZobristTables()
+
+
 def codes_table(code: int) -> tuple[int, ...]:
     """The Zobrist numbers of a stone of board code ``code``, by point."""
-    return tuple(
-        int.from_bytes(hashlib.blake2b(f"{point}.{code}".encode(), digest_size=8).digest(), "big")
-        for point in range(MAXIMUM_POINTS)
-    )
+    return ZOBRIST[code]
 
 
 def stone_key(point: int, code: int) -> int:
     """The Zobrist number of a stone of board code ``code`` on ``point``."""
-    return codes_table(code)[point]
+    return ZOBRIST[code][point]
 
 
 def board_key(board: bytes | bytearray) -> int:
@@ -69,15 +84,17 @@ class PositionLog:
     """Every configuration of the current game, in order; persistent.
 
     ``with_board`` returns a new log and leaves this one unchanged as far as
-    anyone can observe: the underlying lists are shared and only appended to,
-    and each log reads only its first ``len(self)`` entries.
+    anyone can observe: the underlying list and index are shared and only
+    appended to, and each log reads only its first ``len(self)`` entries.
+    The index maps a key to the position of its board, or to a list of
+    positions in the rare case of a Zobrist collision.
     """
 
     __slots__ = ("_entries", "_index", "_length")
 
     def __init__(self) -> None:
         self._entries: list[tuple[int, bytes, int]] = []
-        self._index: dict[int, list[int]] = {}
+        self._index: dict[int, int | list[int]] = {}
         self._length = 0
 
     def __len__(self) -> int:
@@ -88,10 +105,13 @@ class PositionLog:
         return iter(self._entries[: self._length])
 
     def earlier(self, key: int, board: bytes) -> Earlier | None:
-        positions = self._index.get(key)
-        if positions is None:  # nearly always: one lookup and done
+        found = self._index.get(key)
+        if found is None:  # nearly always: one lookup and done
             return None
-        for position in positions:
+        return self._earlier_among(found, board)
+
+    def _earlier_among(self, found: int | list[int], board: bytes) -> Earlier | None:
+        for position in (found,) if isinstance(found, int) else found:
             if position < self._length and self._entries[position][1] == board:
                 return Earlier(self._entries[position][2])
         return None
@@ -100,31 +120,48 @@ class PositionLog:
         """This log plus ``board`` (its key computed when not given); itself if already seen."""
         board = bytes(board)
         key = board_key(board) if key is None else key
-        if self.earlier(key, board) is not None:
-            return self
-        return self.with_new_board(board, key, move_number)
+        extended = self.with_unseen_board(board, key, move_number)
+        return self if extended is None else extended
 
-    def with_new_board(self, board: bytes, key: int, move_number: int) -> PositionLog:
-        """This log plus ``board``, which the caller has just looked up and not found.
+    def with_unseen_board(self, board: bytes, key: int, move_number: int) -> PositionLog | None:
+        """This log plus ``board``, or None when ``board`` is in it already.
 
-        The placement hot path uses this to skip a second lookup.
+        Looks the board up and records it in one call: rule 368 a asks this
+        of every placement.
         """
-        entries, index = self._entries, self._index
-        if len(entries) != self._length:
+        entries, index, length = self._entries, self._index, self._length
+        found = index.get(key)
+        if found is not None and self._earlier_among(found, board) is not None:
+            return None
+        if len(entries) != length:
             # Another successor already appended here: branch off a copy.
-            entries, index = entries[: self._length], {}
-            for position, (earlier_key, _board, _number) in enumerate(entries):
-                index.setdefault(earlier_key, []).append(position)
-        positions = index.get(key)
-        if positions is None:
-            index[key] = [len(entries)]
-        else:  # a Zobrist collision: another board with the same key
-            positions.append(len(entries))
+            entries, index = entries[:length], _index_of(entries[:length])
+            found = index.get(key)
+        if found is None:
+            index[key] = length
+        elif isinstance(found, int):  # a Zobrist collision: another board with the same key
+            index[key] = [found, length]
+        else:
+            found.append(length)
         entries.append((key, board, move_number))
         # Built without __init__, whose fresh list and dict would be thrown away.
         successor = PositionLog.__new__(PositionLog)
-        successor._entries, successor._index, successor._length = entries, index, len(entries)
+        successor._entries, successor._index, successor._length = entries, index, length + 1
         return successor
+
+
+def _index_of(entries: list[tuple[int, bytes, int]]) -> dict[int, int | list[int]]:
+    """``PositionLog``'s index of ``entries``: key -> position, or positions on a collision."""
+    index: dict[int, int | list[int]] = {}
+    for position, (key, _board, _number) in enumerate(entries):
+        found = index.get(key)
+        if found is None:
+            index[key] = position
+        elif isinstance(found, int):
+            index[key] = [found, position]
+        else:
+            found.append(position)
+    return index
 
 
 @dataclass(frozen=True)
