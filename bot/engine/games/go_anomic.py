@@ -15,7 +15,7 @@ result is mailed to the list.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -614,7 +614,7 @@ def view(session: Session, services: Services) -> tuple[str, dict[str, Any]]:
         # Every record as stored, a forfeit's (rule 14) included: its board code
         # keeps the superko log readable.
         "players": [
-            asdict(record) | {"lost_soul": is_lost_soul_label(record.name)}
+            record._asdict() | {"lost_soul": is_lost_soul_label(record.name)}
             for record in state.players
         ],
         "moves": state.move_number,

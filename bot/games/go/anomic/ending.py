@@ -82,7 +82,7 @@ def placement_possible(state: AnomicState, history: BoardHistory | None = None) 
     candidates.append(newcomer)
     free = replace(
         state,
-        players=tuple(replace(record, last_limited_move_at=None) for record in state.players),
+        players=tuple(record._replace(last_limited_move_at=None) for record in state.players),
         parameters=replace(state.parameters, placement_uses_reserve=False),
     )
     for point, code in enumerate(state.board):
@@ -132,8 +132,7 @@ def end_game(state: AnomicState, reason: str, draws: Shuffler | None = None) -> 
         )
         for share in shares:
             index = state.player_codes[share.player] - 1
-            players[index] = replace(
-                players[index],
+            players[index] = players[index]._replace(
                 captured=players[index].captured + share.stones,
                 captures=players[index].captures + share.stones,
             )
@@ -194,7 +193,7 @@ def clear_board(state: AnomicState, land: dict[PlayerId, int]) -> AnomicState:
             else state.in_play(record.name)
         )
         players.append(
-            replace(record, captured=record.captured + gained, captures=0, is_go_player=False)
+            record._replace(captured=record.captured + gained, captures=0, is_go_player=False)
         )
     empty = bytes(state.parameters.point_count)
     return replace(

@@ -65,11 +65,11 @@ from bot.games.go.anomic.state import (
     AnomicState,
     GoPlayer,
     add_players,
-    built_from,
     with_player,
 )
 from bot.games.go.anomic.superko import MAXIMUM_POINTS, ZOBRIST, BoardHistory
 from bot.games.go.dragons import (
+    Board,
     Dragon,
     all_dragons,
     dead_group_of,
@@ -128,15 +128,16 @@ def place_stone(
     out here: the checks in one test, objects built without ``__init__``
     (see ``built_from``), and no call that a subscript can do.
     """
-    player, parameters = context.player, state.parameters
+    player, parameters, before = context.player, state.parameters, state.board
     code = state.player_codes.get(player, 0)
     record = state.players[code - 1] if code else None
     last = None if record is None else record.last_limited_move_at
+    interval = parameters.move_interval
     if (
         record is None
-        or not 0 <= point < len(state.board)
-        or state.board[point]
-        or (last is not None and abs(context.at - last) < parameters.move_interval)
+        or not 0 <= point < len(before)
+        or before[point]
+        or (last is not None and -interval < context.at - last < interval)
         or state.last_placer == player
         or (parameters.placement_uses_reserve and record.reserve < 1)
     ):
@@ -144,8 +145,7 @@ def place_stone(
         state = _with_placer(state, context, point)
         code = state.player_codes[player]
         record = state.players[code - 1]
-    board = bytearray(state.board)
-    board[point] = code
+    board = before[:point] + _STONE_BYTES[code] + before[point + 1 :]  # 2x bytearray's speed
     # Without Alliances every Dragon is a plain group; with nothing left
     # breathless by earlier moves, only the groups next to the stone can die.
     plain = not state.alliances and not state.breathless
@@ -164,16 +164,17 @@ def place_stone(
     else:
         events = _PLACED[player][point] or _placed(player, point)
     if doomed:
-        players, captures, key = _captured(state, board, doomed, key, draws)
+        captured_board = bytearray(board)
+        players, captures, key = _captured(state, captured_board, doomed, key, draws)
+        board = bytes(captured_board)
         events += captures
         record = players[code - 1]
-    final = bytes(board)
     move_number = state.move_number + 1
     if history is not None:
-        _check_superko(state, history, key, final, player, point)
-    positions = state.positions.with_unseen_board(final, key, move_number)
+        _check_superko(state, history, key, board, player, point)
+    positions = state.positions.with_unseen_board(board, key, move_number)
     if positions is None:
-        _check_superko(state, None, key, final, player, point)
+        _check_superko(state, None, key, board, player, point)
     # 368 b let a plain group stand only with a Liberty (369 freed one if it
     # captured), and no other group lost one, so none is left breathless.
     breathless = (
@@ -182,17 +183,35 @@ def place_stone(
         else _breathless(board, state.breathless | {point}, state.friendship, neighbours)
     )
     # The placer becomes a Go player (365), eir 19 hours start (368) and, when
-    # placements use them, a Reserve Stone goes In Play (376).  A copy of the
-    # fields with a few set is cheaper than merging in a new dict.
-    moved_fields = record.__dict__.copy()
-    moved_fields["is_go_player"] = True
-    moved_fields["last_limited_move_at"] = context.at
-    if from_reserve:
-        moved_fields["reserve"] = record.reserve - 1
-    moved = _new(GoPlayer)
-    _set_fields(moved, "__dict__", moved_fields)
+    # placements use them, a Reserve Stone goes In Play (376): the record
+    # rebuilt field by field, which costs a fraction of ``_replace``.
+    (
+        name,
+        mark,
+        _was_go_player,
+        reserve,
+        captured,
+        game_captures,
+        _last,
+        purchase_nweek,
+        purchases,
+    ) = record
+    moved = _new_tuple(
+        GoPlayer,
+        (
+            name,
+            mark,
+            True,
+            reserve - 1 if from_reserve else reserve,
+            captured,
+            game_captures,
+            context.at,
+            purchase_nweek,
+            purchases,
+        ),
+    )
     fields = state.__dict__.copy()
-    fields["board"] = final
+    fields["board"] = board
     fields["players"] = (*players[: code - 1], moved, *players[code:])
     fields["last_placer"] = player
     fields["last_placement_nweek"] = context.nweek
@@ -214,6 +233,7 @@ def place_stone(
 _new = object.__new__
 _set_fields = object.__setattr__
 _new_tuple = tuple.__new__
+_STONE_BYTES = tuple(bytes((code,)) for code in range(256))
 
 
 class _PlacementEvents(dict[PlayerId, list[tuple[AnomicEvent, ...] | None]]):
@@ -303,7 +323,7 @@ def accept_alliance(
     state = replace(
         state, offers=offers, alliances=state.alliances | {frozenset((player, offerer))}
     )
-    state = with_player(state, replace(state.record_of(player), is_go_player=True))
+    state = with_player(state, state.record_of(player)._replace(is_go_player=True))
     events.append(AllianceAccepted(player, offerer))
     return _after_move(state, context, events, draws, alliances_changed=True)
 
@@ -323,7 +343,7 @@ def withdraw_offer(
     events: list[AnomicEvent] = []
     state = _void_offers_to(state, player, events)
     state = replace(state, offers=state.offers - {(player, offeree)})
-    state = with_player(state, replace(state.record_of(player), is_go_player=True))
+    state = with_player(state, state.record_of(player)._replace(is_go_player=True))
     events.append(OfferWithdrawn(player, offeree))
     return _after_move(state, context, events, draws, alliances_changed=False)
 
@@ -437,7 +457,7 @@ def _refuse_breathless(state: AnomicState, player: PlayerId, point: Point) -> No
 
 
 def _doomed_groups(
-    board: bytearray, point: Point, code: int, neighbours: Sequence[tuple[Point, ...]]
+    board: Board, point: Point, code: int, neighbours: Sequence[tuple[Point, ...]]
 ) -> list[Dragon] | None:
     """Rules 368 b and 369 when every Dragon is a plain group (no Alliances).
 
@@ -466,7 +486,7 @@ def _doomed_groups(
 
 
 def _dead_group(
-    board: bytearray, start: Point, neighbours: Sequence[tuple[Point, ...]]
+    board: Board, start: Point, neighbours: Sequence[tuple[Point, ...]]
 ) -> Dragon | None:
     """``dead_group_of``, after a cheap look for a Liberty next to ``start``.
 
@@ -484,7 +504,7 @@ def _within_any(point: Point, dragons: list[Dragon]) -> bool:
 
 def _doomed_dragons(
     state: AnomicState,
-    board: bytearray,
+    board: Board,
     point: Point,
     code: int,
     neighbours: Sequence[tuple[Point, ...]],
@@ -564,7 +584,7 @@ def _utc(seconds: int) -> str:
 
 
 def _mark_limited_move(state: AnomicState, player: PlayerId, context: MoveContext) -> AnomicState:
-    record = replace(state.record_of(player), is_go_player=True, last_limited_move_at=context.at)
+    record = state.record_of(player)._replace(is_go_player=True, last_limited_move_at=context.at)
     return with_player(state, record)
 
 
@@ -656,11 +676,9 @@ def _capture(
         for share in shares:
             index = state.player_codes[share.player] - 1
             record = players[index]
-            gained: dict[str, object] = {
-                "captured": record.captured + share.stones,
-                "captures": record.captures + share.stones,
-            }
-            players[index] = built_from(GoPlayer, record.__dict__ | gained)
+            players[index] = record._replace(
+                captured=record.captured + share.stones, captures=record.captures + share.stones
+            )
         losses = _count_owners(board, stones, players)
         events.append(DragonCaptured(stones, losses, shares, tie_order))
     for point in taken:
@@ -674,7 +692,7 @@ def _tie_purpose(state: AnomicState, dragon: Dragon) -> str:
 
 
 def _adjacent_owners(
-    board: bytearray,
+    board: Board,
     dragon: Dragon,
     doomed: frozenset[Point],
     players: Sequence[GoPlayer],
@@ -687,7 +705,7 @@ def _adjacent_owners(
 
 
 def _count_owners(
-    board: bytearray, points: Iterable[Point], players: Sequence[GoPlayer]
+    board: Board, points: Iterable[Point], players: Sequence[GoPlayer]
 ) -> tuple[tuple[PlayerId, int], ...]:
     """(owner, stones) of the stones on ``points``, by name."""
     counts: dict[int, int] = {}
@@ -699,13 +717,13 @@ def _count_owners(
 
 
 def _stones_next_to(
-    board: bytearray, point: Point, neighbours: Sequence[tuple[Point, ...]], code: int
+    board: Board, point: Point, neighbours: Sequence[tuple[Point, ...]], code: int
 ) -> list[Point]:
     return [other for other in neighbours[point] if board[other] and board[other] != code]
 
 
 def _dead_dragons(
-    board: bytearray,
+    board: Board,
     points: Iterable[Point],
     friendship: Sequence[frozenset[int]],
     neighbours: Sequence[tuple[Point, ...]],
@@ -722,7 +740,7 @@ def _dead_dragons(
 
 
 def _dead_unfriendly(
-    board: bytearray,
+    board: Board,
     points: Iterable[Point],
     code: int,
     friendship: Sequence[frozenset[int]],
@@ -743,7 +761,7 @@ def _is_unfriendly(
 
 
 def _breathless(
-    board: bytearray,
+    board: Board,
     points: Iterable[Point],
     friendship: Sequence[frozenset[int]],
     neighbours: Sequence[tuple[Point, ...]],

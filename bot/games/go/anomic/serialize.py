@@ -34,7 +34,7 @@ def state_to_json(state: AnomicState) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "parameters": asdict(state.parameters),
-        "players": [asdict(record) for record in state.players],
+        "players": [record._asdict() for record in state.players],
         "board": board_to_marks(state, state.board),
         "alliances": sorted(sorted(pair) for pair in state.alliances),
         "offers": sorted([list(offer) for offer in state.offers]),

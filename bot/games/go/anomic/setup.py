@@ -59,7 +59,7 @@ def as_go_players(state: AnomicState, names: Iterable[PlayerId]) -> AnomicState:
     names = list(names)
     state = add_players(state, names)
     players = tuple(
-        replace(record, is_go_player=True) if record.name in names else record
+        record._replace(is_go_player=True) if record.name in names else record
         for record in state.players
     )
     return replace(state, players=players)

@@ -19,8 +19,6 @@ Readings:
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bot.games.errors import IllegalActionError
 from bot.games.go.anomic.events import StonesPurchased, StonesSold, StonesTransferred
 from bot.games.go.anomic.state import AnomicState, add_players, with_player
@@ -55,8 +53,8 @@ def purchase_stones(
     bought = record.purchases_in(nweek)
     state = with_player(
         state,
-        replace(
-            record, reserve=record.reserve + count, purchase_nweek=nweek, purchases=bought + count
+        record._replace(
+            reserve=record.reserve + count, purchase_nweek=nweek, purchases=bought + count
         ),
     )
     return state, StonesPurchased(player, count, cost, prices)
@@ -77,9 +75,9 @@ def transfer_reserve(
             f"{giver.reserve} Reserve Stone{'s' if giver.reserve != 1 else ''}",
             rule="375",
         )
-    state = with_player(state, replace(giver, reserve=giver.reserve - count))
+    state = with_player(state, giver._replace(reserve=giver.reserve - count))
     receiver = state.record_of(recipient)
-    state = with_player(state, replace(receiver, reserve=receiver.reserve + count))
+    state = with_player(state, receiver._replace(reserve=receiver.reserve + count))
     return state, StonesTransferred(player, recipient, count)
 
 
@@ -95,7 +93,7 @@ def sell_captured(
             rule="377",
         )
     record = state.record_of(player)
-    state = with_player(state, replace(record, captured=record.captured - count))
+    state = with_player(state, record._replace(captured=record.captured - count))
     return state, StonesSold(player, count, count * state.parameters.sale_price)
 
 

@@ -125,7 +125,7 @@ FINAL = """
 
 def final_position() -> AnomicState:
     state = with_alliances(position(FINAL, size=5), [("Ann", "Bob")])
-    ann = replace(state.record_of("Ann"), reserve=2)
+    ann = state.record_of("Ann")._replace(reserve=2)
     return replace(state, players=(ann, *state.players[1:]), offers=frozenset({("Cat", "Eve")}))
 
 
