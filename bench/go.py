@@ -1,6 +1,6 @@
 """Throughput of rule set A's ``place_stone`` against sgfmill's ``Board.play``.
 
-    .venv/bin/python bench/go.py [--rounds 5] [--corpus DIR] [--profile N]
+    .venv/bin/python bench/go.py [--rounds 5] [--corpus DIR] [--whole-rounds] [--profile N]
 
 Every 19x19 game of the KGS sample (``go/kgs_sample/*.sgf`` in the shared
 corpora, read in place; ``$NOMICBOT_CORPORA`` or ``../shared/corpora``) is
@@ -17,8 +17,10 @@ parsed once, before any timing, into setup stones and placements:
 Passes are skipped.  A game where skipping a pass makes one colour place twice
 in a row is excluded (rule 368 c would refuse the second stone) and counted,
 as are games of other sizes.  Each round times both engines over all moves,
-in turn (the order alternates between rounds so that machine noise hits
-both); only the move loops are timed, not the setup.  Prints moves/second for
+game by game in turn: which engine goes first alternates from game to game,
+so that the shared machine's bursts of load hit both (``--whole-rounds``
+times all games by one engine, then by the other, as this bench first did);
+only the move loops are timed, not the setup.  Prints moves/second for
 the median round of each and the ratio ours/sgfmill (the goal is >= 1.0), and
 fails loudly unless both engines end every game with the same stones.
 """
@@ -31,7 +33,7 @@ import os
 import pstats
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -210,21 +212,46 @@ def verify(games: Sequence[Game]) -> None:
         check_same_stones(game, state, board)
 
 
-def time_rounds(games: Sequence[Game], rounds: int) -> tuple[list[float], list[float]]:
-    runners: list[tuple[list[float], Callable[[Sequence[Game]], float]]] = [
-        ([], time_ours),
-        ([], time_sgfmill),
-    ]
+def time_round(games: Sequence[Game], number: int) -> tuple[float, float]:
+    """Seconds of ours and of sgfmill in round ``number``, each game played by both in turn.
+
+    Which engine goes first alternates from game to game (and between
+    rounds), so that a burst of load on the shared machine, which lasts a
+    fraction of a second, falls on both engines alike rather than on one
+    engine's half of the round.
+    """
+    ours = theirs = 0.0
+    for index, game in enumerate(games):
+        if (index + number) % 2 == 0:
+            ours += play_ours(game)[0]
+            theirs += play_sgfmill(game)[0]
+        else:
+            theirs += play_sgfmill(game)[0]
+            ours += play_ours(game)[0]
+    return ours, theirs
+
+
+def time_whole_round(games: Sequence[Game], number: int) -> tuple[float, float]:
+    """The earlier way (``--whole-rounds``): every game by one engine, then by the other."""
+    if number % 2 == 0:
+        ours = time_ours(games)
+        return ours, time_sgfmill(games)
+    theirs = time_sgfmill(games)
+    return time_ours(games), theirs
+
+
+def time_rounds(
+    games: Sequence[Game], rounds: int, whole_rounds: bool = False
+) -> tuple[list[float], list[float]]:
+    timer = time_whole_round if whole_rounds else time_round
+    ours: list[float] = []
+    theirs: list[float] = []
     for number in range(rounds):
-        # Alternate which engine goes first so that drift and noise hit both.
-        for durations, runner in runners if number % 2 == 0 else runners[::-1]:
-            durations.append(runner(games))
-        print(
-            f"round {number + 1}: ours {runners[0][0][-1]:.3f} s, "
-            f"sgfmill {runners[1][0][-1]:.3f} s",
-            flush=True,
-        )
-    return runners[0][0], runners[1][0]
+        mine, other = timer(games, number)
+        ours.append(mine)
+        theirs.append(other)
+        print(f"round {number + 1}: ours {mine:.3f} s, sgfmill {other:.3f} s", flush=True)
+    return ours, theirs
 
 
 def profile_ours(games: Sequence[Game], lines: int) -> None:
@@ -248,6 +275,11 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--corpus", type=Path, help="folder of .sgf files (default: KGS sample)")
     parser.add_argument(
+        "--whole-rounds",
+        action="store_true",
+        help="time every game by one engine, then by the other (noisier)",
+    )
+    parser.add_argument(
         "--profile", type=int, metavar="N", help="also profile ours once, top N functions"
     )
     return parser.parse_args(argv)
@@ -266,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     verify(corpus.games)
     print("final stones identical in every game (ours with superko on, sgfmill)")
-    ours, theirs = time_rounds(corpus.games, arguments.rounds)
+    ours, theirs = time_rounds(corpus.games, arguments.rounds, arguments.whole_rounds)
     mine = Timing("ours (place_stone)", corpus.moves, tuple(ours), "moves")
     other = Timing("sgfmill (Board.play)", corpus.moves, tuple(theirs), "moves")
     ratio = mine.rate / other.rate
