@@ -20,6 +20,7 @@ from bot.games.go.anomic import (
     DragonCaptured,
     MoveContext,
     MoveResult,
+    StonePlaced,
     StoneShare,
     accept_alliance,
     declare_war,
@@ -29,6 +30,7 @@ from bot.games.go.anomic import (
     with_alliances,
     withdraw_offer,
 )
+from bot.games.go.anomic.moves import _PLACED
 from bot.testing.anomic_diagrams import EMPTY_5X5, board_of, diagram, drawn_position
 
 HOUR = 3600
@@ -153,6 +155,34 @@ def test_a_second_stone_in_a_row_is_refused_even_a_day_later() -> None:
         place(state, "Ann", "d3", at=START + DAY)
     assert refusal.value.rule == "368 c"
     assert "the last stone placed was eirs" in refusal.value.message
+
+
+def test_refusals_come_in_the_rules_order_when_several_apply() -> None:
+    # Ann placed last, and less than 19 hours ago: the 19 hours are named
+    # first, then 368 c; an occupied vertex before both.
+    state = place(position(EMPTY_5X5), "Ann", "c3").state
+    with pytest.raises(IllegalActionError) as too_soon:
+        place(state, "Ann", "d3", at=START + HOUR)
+    assert too_soon.value.rule == "368" and "within 19 hours" in too_soon.value.message
+    with pytest.raises(IllegalActionError) as occupied:
+        place(state, "Ann", "c3", at=START + HOUR)
+    assert occupied.value.rule == "368" and "a stone of Ann is there" in occupied.value.message
+    with pytest.raises(ValueError, match="off the board"):
+        place_stone(state, MoveContext("Ann", START + HOUR), 25)
+
+
+def test_placement_events_name_placer_and_vertex_after_their_memo_is_emptied(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The memo of StonePlaced events is emptied when it holds ``limit`` players.
+    monkeypatch.setattr(_PLACED, "limit", 1)
+    state = position(EMPTY_5X5)
+    for number, (player, where) in enumerate([("Ann", "c3"), ("Bob", "d4"), ("Ann", "b2")]):
+        result = place(state, player, where, at=START + number * DAY)
+        point = state.parameters.parse_point(where)
+        assert result.events == (StonePlaced(player, point),)
+        state = result.state
+    assert len(_PLACED) == 1
 
 
 def test_another_players_stone_in_between_lifts_it() -> None:

@@ -21,7 +21,7 @@ from bot.games.go.anomic import (
     place_stone,
     with_alliances,
 )
-from bot.games.go.anomic.superko import BoardHistory
+from bot.games.go.anomic.superko import BoardHistory, Earlier
 from bot.testing.anomic_diagrams import board_of, diagram, drawn_position, untimed
 
 PLAYERS = {"A": "Ann", "B": "Bob", "C": "Cat"}
@@ -195,3 +195,42 @@ def test_a_stored_configuration_is_compared_with_its_owners() -> None:
         place(state, "Ann", "a1", history=stored)
     # Same occupied vertex, another owner: positional superko allows it.
     assert place(state, "Ann", "a1", history=PositionLog().with_board(bobs)).state.board == anns
+
+
+# --- the log itself: Zobrist collisions and branching successors -------------------
+
+BOARD_A, BOARD_B, BOARD_C = bytes([0, 1, 2]), bytes([1, 0, 2]), bytes([2, 1, 0])
+
+
+def test_two_boards_with_one_key_are_both_recorded_and_told_apart() -> None:
+    # A Zobrist collision, forced: different boards given the same key.
+    log = PositionLog().with_unseen_board(BOARD_A, 7, 1)
+    assert log is not None
+    log = log.with_unseen_board(BOARD_B, 7, 2)
+    assert log is not None
+    log = log.with_unseen_board(BOARD_C, 7, 3)
+    assert log is not None
+    assert [log.earlier(7, board) for board in (BOARD_A, BOARD_B, BOARD_C)] == [
+        Earlier(1),
+        Earlier(2),
+        Earlier(3),
+    ]
+    assert log.earlier(7, bytes(3)) is None
+    assert log.with_unseen_board(BOARD_B, 7, 4) is None
+    assert log.with_board(BOARD_B, 7, 4) is log
+
+
+def test_successors_of_one_log_each_see_only_their_own_boards() -> None:
+    root = PositionLog().with_board(BOARD_A, 1, 0)
+    first = root.with_unseen_board(BOARD_B, 2, 1)
+    second = root.with_unseen_board(BOARD_C, 2, 1)  # the same key: branches off a copy
+    assert first is not None and second is not None
+    assert list(first) == [(1, BOARD_A, 0), (2, BOARD_B, 1)]
+    assert list(second) == [(1, BOARD_A, 0), (2, BOARD_C, 1)]
+    assert first.earlier(2, BOARD_C) is None and second.earlier(2, BOARD_B) is None
+    assert root.earlier(2, BOARD_B) is None and len(root) == 1
+    # A board the root has seen is refused on every branch.
+    assert second.with_unseen_board(BOARD_A, 1, 2) is None
+    third = second.with_unseen_board(BOARD_B, 2, 2)  # a collision on the branch
+    assert third is not None and third.earlier(2, BOARD_B) == Earlier(2)
+    assert third.earlier(2, BOARD_C) == Earlier(1)
