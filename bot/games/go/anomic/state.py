@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple
 
 from bot.games.errors import IllegalActionError
 from bot.games.go.anomic.superko import PositionLog
@@ -26,8 +26,6 @@ from bot.games.go.state import PlayerRecord as _MarkRecord
 
 MAXIMUM_PLAYERS = 255
 HOUR = 3600
-
-Built = TypeVar("Built")
 
 
 @dataclass(frozen=True)
@@ -216,21 +214,6 @@ def with_player(state: AnomicState, record: GoPlayer) -> AnomicState:
     players = list(state.players)
     players[state.player_codes[record.name] - 1] = record
     return replace(state, players=tuple(players))
-
-
-def built_from(cls: type[Built], fields: dict[str, object]) -> Built:
-    """An instance of the frozen dataclass ``cls`` holding ``fields``, without ``__init__``.
-
-    For the placement hot path only, where ``__init__`` and
-    ``dataclasses.replace`` cost several times as much: nothing checks
-    ``fields``, which must name every field, and ``__post_init__`` does not
-    run, so an ``AnomicState`` built this way must keep the players (by
-    name, in order) of the state its fields come from, whose ``player_codes``
-    it copies.  ``fields`` becomes the instance's own ``__dict__``.
-    """
-    instance = object.__new__(cls)
-    object.__setattr__(instance, "__dict__", fields)
-    return instance
 
 
 def renamed(state: AnomicState, old: PlayerId, new: PlayerId) -> AnomicState:

@@ -24,13 +24,13 @@ from bot.games.go.anomic import (
     StoneShare,
     accept_alliance,
     declare_war,
+    moves,
     next_move_time,
     offer_alliance,
     place_stone,
     with_alliances,
     withdraw_offer,
 )
-from bot.games.go.anomic.moves import _PLACED
 from bot.testing.anomic_diagrams import EMPTY_5X5, board_of, diagram, drawn_position
 
 HOUR = 3600
@@ -174,15 +174,18 @@ def test_refusals_come_in_the_rules_order_when_several_apply() -> None:
 def test_placement_events_name_placer_and_vertex_after_their_memo_is_emptied(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The memo of StonePlaced events is emptied when it holds ``limit`` players.
-    monkeypatch.setattr(_PLACED, "limit", 1)
+    # The memo of StonePlaced events is emptied whenever a new player would
+    # make it hold more than ``limit`` players.
+    memo = moves._PlacementEvents()
+    memo.limit = 1
+    monkeypatch.setattr(moves, "_PLACED", memo)
     state = position(EMPTY_5X5)
     for number, (player, where) in enumerate([("Ann", "c3"), ("Bob", "d4"), ("Ann", "b2")]):
         result = place(state, player, where, at=START + number * DAY)
         point = state.parameters.parse_point(where)
         assert result.events == (StonePlaced(player, point),)
         state = result.state
-    assert len(_PLACED) == 1
+    assert list(memo) == ["Ann"]
 
 
 def test_another_players_stone_in_between_lifts_it() -> None:
