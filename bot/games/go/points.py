@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import TypeVar
 
 from bot.games.errors import ActionSyntaxError, IllegalActionError
 
@@ -127,20 +128,32 @@ def _off_board_message(text: str, size: int, lowercase: bool) -> str:
     )
 
 
-class _NeighbourTables(dict[int, tuple[tuple[Point, ...], ...]]):
-    """Board size -> ``neighbour_table(size)``, each built on first use.
+Key = TypeVar("Key")
+Value = TypeVar("Value")
 
-    Placements subscript this directly: cheaper than calling a cache.
+
+class BuiltOnFirstUse(dict[Key, Value]):
+    """A dict whose missing entries ``build(key)`` makes, once each.
+
+    For tables every placement reads: subscripting a dict costs less than
+    calling a cache.
     """
 
-    def __missing__(self, size: int) -> tuple[tuple[Point, ...], ...]:
-        check_size(size)
-        table = tuple(_neighbours(point, size) for point in range(size * size))
-        self[size] = table
-        return table
+    def __init__(self, build: Callable[[Key], Value]) -> None:
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, key: Key) -> Value:
+        value = self[key] = self.build(key)
+        return value
 
 
-NEIGHBOURS = _NeighbourTables()
+def _neighbour_table(size: int) -> tuple[tuple[Point, ...], ...]:
+    check_size(size)
+    return tuple(_neighbours(point, size) for point in range(size * size))
+
+
+NEIGHBOURS: BuiltOnFirstUse[int, tuple[tuple[Point, ...], ...]] = BuiltOnFirstUse(_neighbour_table)
 
 
 def neighbour_table(size: int) -> tuple[tuple[Point, ...], ...]:

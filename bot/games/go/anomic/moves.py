@@ -81,8 +81,6 @@ from bot.games.go.state import PlayerId
 
 Item = TypeVar("Item")
 
-_NO_EVENTS: tuple[AnomicEvent, ...] = ()
-
 
 class Shuffler(Protocol):
     """A recorded random source (``bot.games.dice.DrawSource`` is one)."""

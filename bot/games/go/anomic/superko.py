@@ -23,37 +23,22 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.games.go.points import BuiltOnFirstUse
+
 MAXIMUM_POINTS = 26 * 26
 
 
-class _ZobristTables(dict[int, tuple[int, ...]]):
-    """Board code -> the Zobrist numbers of its stones by point, each built on first use.
-
-    Every placement reads one number; subscripting a dict costs less than
-    calling a cache.
-    """
-
-    def __missing__(self, code: int) -> tuple[int, ...]:
-        table = tuple(_number(f"{point}.{code}") for point in range(MAXIMUM_POINTS))
-        self[code] = table
-        return table
+def _zobrist_table(code: int) -> tuple[int, ...]:
+    """The Zobrist numbers of a stone of board code ``code``, by point."""
+    return tuple(_number(f"{point}.{code}") for point in range(MAXIMUM_POINTS))
 
 
 def _number(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
-ZOBRIST = _ZobristTables()
-
-
-def codes_table(code: int) -> tuple[int, ...]:
-    """The Zobrist numbers of a stone of board code ``code``, by point."""
-    return ZOBRIST[code]
-
-
-def stone_key(point: int, code: int) -> int:
-    """The Zobrist number of a stone of board code ``code`` on ``point``."""
-    return ZOBRIST[code][point]
+# Board code -> its Zobrist numbers by point; every placement reads one.
+ZOBRIST: BuiltOnFirstUse[int, tuple[int, ...]] = BuiltOnFirstUse(_zobrist_table)
 
 
 def board_key(board: bytes | bytearray) -> int:
@@ -61,7 +46,7 @@ def board_key(board: bytes | bytearray) -> int:
     key = 0
     for point, code in enumerate(board):
         if code:
-            key ^= codes_table(code)[point]
+            key ^= ZOBRIST[code][point]
     return key
 
 
@@ -139,10 +124,8 @@ class PositionLog:
             found = index.get(key)
         if found is None:
             index[key] = length
-        elif isinstance(found, int):  # a Zobrist collision: another board with the same key
-            index[key] = [found, length]
-        else:
-            found.append(length)
+        else:  # a Zobrist collision: another board with the same key
+            _add_collision(index, key, found, length)
         entries.append((key, board, move_number))
         # Built without __init__, whose fresh list and dict would be thrown away.
         successor = PositionLog.__new__(PositionLog)
@@ -157,11 +140,19 @@ def _index_of(entries: list[tuple[int, bytes, int]]) -> dict[int, int | list[int
         found = index.get(key)
         if found is None:
             index[key] = position
-        elif isinstance(found, int):
-            index[key] = [found, position]
         else:
-            found.append(position)
+            _add_collision(index, key, found, position)
     return index
+
+
+def _add_collision(
+    index: dict[int, int | list[int]], key: int, found: int | list[int], position: int
+) -> None:
+    """Index ``position`` under ``key``, which already has ``found``."""
+    if isinstance(found, int):
+        index[key] = [found, position]
+    else:
+        found.append(position)
 
 
 @dataclass(frozen=True)
