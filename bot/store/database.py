@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -73,10 +74,28 @@ def alembic_config(url: str) -> Any:
 
 
 def upgrade_database(engine: Engine) -> None:
-    """Bring the schema to the newest migration (idempotent)."""
-    from alembic import command
+    """Bring the schema to the newest migration (idempotent).
 
-    config = alembic_config(engine.url.render_as_string(hide_password=False))
+    A database already at the head is left alone without running Alembic's
+    environment: every command of the console starts here, and a process
+    that opens many databases (a test replaying hundreds of games) read the
+    migration scripts again for each.
+    """
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+
     with engine.begin() as connection:
+        stored = MigrationContext.configure(connection).get_current_heads()
+        if frozenset(stored) == head_revisions():
+            return
+        config = alembic_config(engine.url.render_as_string(hide_password=False))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+@functools.cache
+def head_revisions() -> frozenset[str]:
+    """The newest migrations' revisions, read from the scripts once per process."""
+    from alembic.script import ScriptDirectory
+
+    return frozenset(ScriptDirectory(str(MIGRATIONS)).get_heads())
