@@ -8,6 +8,10 @@ be accepted and the final stones must equal sgfmill's board after the same
 moves.  Records whose passes would make one player place twice in a row
 (rule 368 c) cannot be played and are excluded and counted.
 
+The deployment enables the roster and Political Go only (``kgs.GO_ONLY``):
+A Nomic's game without B Nomic's Ballots, Elections and digests, as a nomic
+that has the bot referee its Go alone would configure it.
+
 Two processes replay games side by side (the machine has two cores), the
 longest first so that no long game is left for one process at the end.
 Each game starts from a copy of one migrated database, and its files are
@@ -49,7 +53,9 @@ def test_every_playable_kgs_game_replays_as_mail(
         ProcessPoolExecutor(max_workers=2, mp_context=context) as pool,
     ):
         futures = [
-            pool.submit(kgs.replay_and_tidy, str(game.path), str(scratch / game.path.stem))
+            pool.submit(
+                kgs.replay_and_tidy, str(game.path), str(scratch / game.path.stem), kgs.GO_ONLY
+            )
             for game in longest_first
         ]
         outcomes = [future.result() for future in futures]
