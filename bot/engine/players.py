@@ -62,22 +62,43 @@ def player_for_address(session: Session, address: str | None) -> PlayerRef | Non
         return _player_for_address(session, address.lower())
     key = address.lower()
     if key not in remembered:
-        remembered[key] = _player_for_address(session, key)
+        remembered[key] = _player_for_address(session, key, session.info[REMEMBERED_ON_LEAVE])
     return remembered[key]
 
 
-def _player_for_address(session: Session, address: str) -> PlayerRef | None:
+def _player_for_address(
+    session: Session, address: str, on_leave: dict[int, bool] | None = None
+) -> PlayerRef | None:
     row = session.execute(
-        select(Player.id, Player.name)
+        select(Player.id, Player.name, Player.on_leave)
         .join(PlayerAddress, PlayerAddress.player_id == Player.id)
         .where(PlayerAddress.address == address, Player.active.is_(True))
     ).first()
-    return PlayerRef(row.id, row.name) if row else None
+    if row is None:
+        return None
+    if on_leave is not None:
+        on_leave[row.id] = row.on_leave
+    return PlayerRef(row.id, row.name)
+
+
+def remembered_on_leave(session: Session, player_id: int) -> bool | None:
+    """Whether the active player ``player_id`` is On Leave (rule 205), as remembered.
+
+    Known for a player whose address a session that remembers players
+    (``remember_players``) resolved, while no roster row has been written
+    since; None otherwise, and the caller reads the player's row.
+    """
+    known: dict[int, bool] | None = session.info.get(REMEMBERED_ON_LEAVE)
+    if not known or _roster_changing(session):
+        return None
+    return known.get(player_id)
 
 
 # The key in ``Session.info`` of the addresses already resolved in a session
 # that remembers them (``remember_players``).
 REMEMBERED_PLAYERS = "players-by-address"
+# And whether each player so found was On Leave then: player id -> on_leave.
+REMEMBERED_ON_LEAVE = "on-leave-by-player"
 ROSTER_ROWS = (Player, PlayerAddress, PlayerFormerName)
 
 
@@ -91,15 +112,17 @@ def remember_players(session: Session) -> None:
     earlier post changed.
     """
     session.info[REMEMBERED_PLAYERS] = {}
+    session.info[REMEMBERED_ON_LEAVE] = {}
     event.listen(session, "before_flush", _forget_if_roster_written)
     event.listen(session, "do_orm_execute", _forget_on_bulk_statement)
     event.listen(session, "after_soft_rollback", _forget_after_rollback)
 
 
 def _forget(session: Session) -> None:
-    remembered = session.info.get(REMEMBERED_PLAYERS)
-    if remembered:
-        remembered.clear()
+    for key in (REMEMBERED_PLAYERS, REMEMBERED_ON_LEAVE):
+        remembered = session.info.get(key)
+        if remembered:
+            remembered.clear()
 
 
 def _roster_changing(session: Session) -> bool:

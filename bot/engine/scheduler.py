@@ -466,11 +466,18 @@ def open_begun_nweeks(
 
 def open_nweek(session: Session, services: Services, nweek: int, at: datetime) -> None:
     """Publish the commitment to ``nweek``'s dice seed (once)."""
+    opened: set[int] | None = session.info.get(OPENED_NWEEKS)
+    if opened is not None and nweek in opened:
+        return  # every draw asks first: a replay's batch reads each nweek's row once
     if session.get(DiceSeed, nweek) is not None:
+        if opened is not None:
+            opened.add(nweek)
         return
     seed = dice.nweek_seed(services.master_secret, nweek)
     commitment = dice.commitment(seed)
     session.add(DiceSeed(nweek=nweek, commitment=commitment))
+    if opened is not None:
+        opened.add(nweek)
     session.add(
         compose_report(
             services,
@@ -482,6 +489,27 @@ def open_nweek(session: Session, services: Services, nweek: int, at: datetime) -
             at,
         )
     )
+
+
+# The key in ``Session.info`` of the nweeks whose commitment a session that
+# remembers them (``remember_opened_nweeks``) found or added.
+OPENED_NWEEKS = "opened-nweeks"
+
+
+def remember_opened_nweeks(session: Session) -> None:
+    """Let ``session`` remember which nweeks' commitments exist, until a rollback.
+
+    For a replay's batch of posts, where every post that draws asks
+    ``open_nweek`` for its nweek first.  A commitment row, once there, is
+    never deleted; only a rollback (of the transaction or a SAVEPOINT) can
+    take away one added since, so the memory is emptied then.
+    """
+    session.info[OPENED_NWEEKS] = set()
+    event.listen(session, "after_soft_rollback", _forget_opened_nweeks)
+
+
+def _forget_opened_nweeks(session: Session, _previous: object) -> None:
+    session.info[OPENED_NWEEKS].clear()
 
 
 def reveal_nweek(session: Session, services: Services, nweek: int, at: datetime) -> None:

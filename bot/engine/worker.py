@@ -39,7 +39,12 @@ from bot.engine.event_shunts import queued_event_count, rerun_queued_events, set
 from bot.engine.players import remember_players
 from bot.engine.prepare import WINDOW, ParallelPipeline
 from bot.engine.rule_changes import release_held_posts
-from bot.engine.scheduler import ClockMemory, TimedEventFailed, advance_clock
+from bot.engine.scheduler import (
+    ClockMemory,
+    TimedEventFailed,
+    advance_clock,
+    remember_opened_nweeks,
+)
 from bot.engine.services import Services
 from bot.engine.unit import process_message
 from bot.store.errors import is_system_defect, is_transient, summary
@@ -154,6 +159,7 @@ def process_batch(
             ClockMemory(session) as memory,
         ):
             remember_players(session)
+            remember_opened_nweeks(session)
             while judged < size and _judge_in_batch(session, services, pipeline, queue, memory):
                 judged += 1
     except Exception as error:

@@ -1,7 +1,8 @@
 """A replay's batch remembers who an address is, and forgets as soon as the roster may change.
 
-Rules 14 (joining, forfeiting) and 151 (names): a post judged after another
-that changed the roster, in the same transaction, sees the roster as changed.
+Rules 14 (joining, forfeiting), 151 (names) and 205 (On Leave): a post judged
+after another that changed the roster, in the same transaction, sees the
+roster as changed.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from bot.engine.players import (
     player_for_address,
     register_player,
     remember_players,
+    remembered_on_leave,
     rename_player,
+    set_on_leave,
 )
 from bot.store.models import Player
 from bot.testing.apps import make_app
@@ -68,3 +71,29 @@ def test_a_bulk_statement_is_seen_by_the_next_lookup(session: Session) -> None:
     assert player_for_address(session, ADDRESS) == joined
     session.execute(update(Player).where(Player.id == joined.id).values(active=False))
     assert player_for_address(session, ADDRESS) is None
+
+
+def test_on_leave_is_remembered_until_a_roster_row_is_written(session: Session) -> None:
+    joined = register_player(session, "Newcomer", ADDRESS, NOW)
+    session.flush()
+    assert remembered_on_leave(session, joined.id) is None  # not looked up yet
+    assert player_for_address(session, ADDRESS) == joined
+    assert remembered_on_leave(session, joined.id) is False
+    set_on_leave(session, joined, True)
+    assert remembered_on_leave(session, joined.id) is None  # pending: read the row
+    session.flush()
+    assert remembered_on_leave(session, joined.id) is None  # written: forgotten
+    assert player_for_address(session, ADDRESS) == joined
+    assert remembered_on_leave(session, joined.id) is True
+
+
+def test_on_leave_is_not_remembered_by_a_session_that_remembers_nobody(tmp_path: Path) -> None:
+    app: App = make_app(tmp_path / "bot")
+    try:
+        with app.session_factory() as opened, opened.begin():
+            joined = register_player(opened, "Newcomer", ADDRESS, NOW)
+            opened.flush()
+            assert player_for_address(opened, ADDRESS) == joined
+            assert remembered_on_leave(opened, joined.id) is None
+    finally:
+        app.dispose()

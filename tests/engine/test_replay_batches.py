@@ -148,6 +148,40 @@ def test_posts_that_change_only_their_own_row_leave_it_as_a_flush_does(
         dispose_both(single, batched)
 
 
+# Rule 205: Bob goes On Leave and comes back by acting, twice, between the
+# Moves; a batch remembers who he is, and whether he is On Leave, only until
+# a roster row is written.
+LEAVE = (
+    (go_game.BOB, "I go On Leave."),
+    (go_game.BOB, "I roll 1d6."),
+    (go_game.BOB, "I go On Leave."),
+    (go_game.BOB, "I roll 1d6. I roll 1d4."),
+    (go_game.BOB, "I go On Leave. I roll 1d6."),  # back within the post
+)
+
+
+def with_leave() -> tuple[go_game.ScriptedPost, ...]:
+    leave = [
+        go_game.ScriptedPost(author, post.at + timedelta(minutes=5), body, 200 + number)
+        for number, (post, (author, body)) in enumerate(zip(POSTS[1::3], LEAVE, strict=False))
+    ]
+    return tuple(sorted((*POSTS, *leave), key=lambda post: post.at))
+
+
+def test_going_on_and_off_leave_in_a_batch_is_judged_as_without_batches(tmp_path: Path) -> None:
+    posts = with_leave()
+    single, single_report = judged(tmp_path / "single", 1, posts)
+    batched, batched_report = judged(tmp_path / "batched", 50, posts)
+    try:
+        assert batched_report == single_report == QueueReport(len(posts), 0)
+        found = fingerprint(batched)
+        assert found == fingerprint(single)
+        off = [row for row in found["records"] if "is now Off Leave (rule 205)" in row[4]]
+        assert len(off) == 3  # Bob's first game action after each leave
+    finally:
+        dispose_both(single, batched)
+
+
 def planted_defect(monkeypatch: pytest.MonkeyPatch) -> None:
     original: Callable[..., None] = worker.process_message
 

@@ -26,6 +26,7 @@ from bot.engine.players import (
     forfeit_player,
     register_player,
     registered_addresses,
+    remembered_on_leave,
     rename_player,
     render_roster_changes,
     roster,
@@ -243,7 +244,9 @@ class RosterAdapter:
             return ruling
         if turn.private:
             return ruling  # only a game action "on a public forum" implies it
-        row = self.session.get(Player, turn.player.id) if turn.player else None
+        if turn.player is None or remembered_on_leave(self.session, turn.player.id) is False:
+            return ruling  # nobody, or Off Leave when the post's author was found
+        row = self.session.get(Player, turn.player.id)
         if row is None or not row.active or not row.on_leave:
             return ruling
         player = PlayerRef(row.id, row.name)
