@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from bot.engine import ledger
@@ -37,6 +37,10 @@ UNKNOWN_UNDER_1639 = (
 # Built once: a statement is immutable, and building it again for every
 # post that loads the game cost as much as decoding the state.
 GAME_RECORD_QUERY = select(GameRecord).where(GameRecord.name == GAME_NAME)
+# Built once, as the game's record query: rule 1639 E asks it of every Move.
+POSITIONS_QUERY = select(GoPosition.board, GoPosition.alliances, GoPosition.move_number).where(
+    GoPosition.game == GAME_NAME, GoPosition.occupancy == bindparam("occupancy")
+)
 
 
 class GoAdapter:
@@ -312,11 +316,7 @@ class StoredHistory:
     def positions_with(self, occupancy: bytes) -> Iterable[go.PositionRecord]:
         yield from go.history_of(self.state).positions_with(occupancy)
         codes = {".": 0} | {record.mark: code for code, record in enumerate(self.state.players, 1)}
-        rows = self.session.execute(
-            select(GoPosition.board, GoPosition.alliances, GoPosition.move_number).where(
-                GoPosition.game == GAME_NAME, GoPosition.occupancy == occupancy_key(occupancy)
-            )
-        )
+        rows = self.session.execute(POSITIONS_QUERY, {"occupancy": occupancy_key(occupancy)})
         for row in rows:
             alliances = frozenset(frozenset(pair) for pair in row.alliances)
             board = bytes(codes[mark] for mark in row.board)
