@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,9 @@ def make_session_factory(engine: Engine) -> sessionmaker[Session]:
 def alembic_config(url: str) -> Any:
     from alembic.config import Config
 
-    config = Config()
+    # Alembic's default is the sys.stdout of when alembic.config was first
+    # imported, which may be a stream closed since (a test's captured output).
+    config = Config(stdout=sys.stdout)
     config.set_main_option("script_location", str(MIGRATIONS))
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     return config

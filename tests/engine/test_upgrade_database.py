@@ -1,7 +1,12 @@
-"""``upgrade_database``: a database at the head is left alone, any other is upgraded."""
+"""``upgrade_database``: a database at the head is left alone, any other is upgraded.
+
+And Alembic's messages go to the ``sys.stdout`` of the moment they are written.
+"""
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,3 +66,16 @@ def test_the_head_is_the_newest_migration_script() -> None:
     assert len(head_revisions()) == 1
     (head,) = head_revisions()
     assert scripts[-1].startswith(head)
+
+
+def test_alembic_writes_to_the_stdout_of_the_moment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Alembic's own default is the stdout of when alembic.config was first
+    # imported: under pytest, a captured stream that may be closed by now.
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", stream)
+    config = alembic_config(f"sqlite:///{tmp_path / 'check.sqlite3'}")
+    command.upgrade(config, "head")
+    command.check(config)
+    assert "No new upgrade operations detected." in stream.getvalue()
