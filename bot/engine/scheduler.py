@@ -469,26 +469,23 @@ def open_nweek(session: Session, services: Services, nweek: int, at: datetime) -
     opened: set[int] | None = session.info.get(OPENED_NWEEKS)
     if opened is not None and nweek in opened:
         return  # every draw asks first: a replay's batch reads each nweek's row once
-    if session.get(DiceSeed, nweek) is not None:
-        if opened is not None:
-            opened.add(nweek)
-        return
-    seed = dice.nweek_seed(services.master_secret, nweek)
-    commitment = dice.commitment(seed)
-    session.add(DiceSeed(nweek=nweek, commitment=commitment))
+    if session.get(DiceSeed, nweek) is None:
+        seed = dice.nweek_seed(services.master_secret, nweek)
+        commitment = dice.commitment(seed)
+        session.add(DiceSeed(nweek=nweek, commitment=commitment))
+        session.add(
+            compose_report(
+                services,
+                "dice-commitment",
+                f"{nweek}",
+                f"[dice] Commitment for nweek {nweek + 1}",
+                "dice/commitment.txt.j2",
+                {"nweek": nweek + 1, "commitment": commitment},
+                at,
+            )
+        )
     if opened is not None:
         opened.add(nweek)
-    session.add(
-        compose_report(
-            services,
-            "dice-commitment",
-            f"{nweek}",
-            f"[dice] Commitment for nweek {nweek + 1}",
-            "dice/commitment.txt.j2",
-            {"nweek": nweek + 1, "commitment": commitment},
-            at,
-        )
-    )
 
 
 # The key in ``Session.info`` of the nweeks whose commitment a session that
