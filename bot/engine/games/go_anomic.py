@@ -15,7 +15,6 @@ result is mailed to the list.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -96,8 +95,8 @@ def _on_new_board(
 ) -> anomic.AnomicState:
     """``state`` (a game not begun) on an empty board of ``parameters``' size."""
     empty = anomic.new_game(parameters)
-    return replace(
-        state, parameters=parameters, board=empty.board, key=empty.key, positions=empty.positions
+    return state._replace(
+        parameters=parameters, board=empty.board, key=empty.key, positions=empty.positions
     )
 
 
@@ -288,7 +287,7 @@ class AnomicGoAdapter:
         result = anomic.end_game(state, reason, source)
         self._record_draws(turn, source)
         self._effects.extend(point_effects(result.dead_captures, state, "captured at the end"))
-        scored = replace(state, board=result.scored_board)
+        scored = state._replace(board=result.scored_board)
         self._effects.extend(
             {
                 "game": GAME_NAME,
@@ -559,7 +558,7 @@ def short_result(result: anomic.EndResult) -> str:
 
 def describe_end(result: anomic.EndResult, before: anomic.AnomicState) -> str:
     """The report of a finished game: scores, winners, and the board as scored."""
-    scored = replace(before, board=result.scored_board)
+    scored = before._replace(board=result.scored_board)
     lines = [f"The game of Political Go ended: {result.reason}.", ""]
     for event in result.dead_captures:
         lines.append("Dead Dragon (rule 370): " + describe_event(event, before.parameters))

@@ -21,7 +21,6 @@ as the last placer, so rule 368 c (no two stones in a row) cannot answer in
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +59,7 @@ def test_fuego_ko_and_positional_superko_rows(corpora: Path) -> None:
         results.append((row["sgf"], row["args"], legal, row["expected_regex"] == "1"))
         # Control: with only the current position remembered, the same move
         # is legal, so the refusal is the repetition and nothing else.
-        forgetful = replace(state, positions=anomic.PositionLog().with_board(state.board))
+        forgetful = state._replace(positions=anomic.PositionLog().with_board(state.board))
         assert is_legal(forgetful, colour, point), row
     assert [(name, args, legal) for name, args, legal, _ in results] == [
         (name, args, expected) for name, args, _, expected in results
@@ -83,17 +82,17 @@ def loaded(game: sgf.Sgf_game, load_until: str | None) -> anomic.AnomicState:
         if move is None:
             continue  # a pass: rule 368 has none, the record's turn is skipped
         # Judged against an empty log, then recorded in the real one.
-        unjudged = replace(state, last_placer=None, positions=anomic.PositionLog())
+        unjudged = state._replace(last_placer=None, positions=anomic.PositionLog())
         point = move[0] * size + move[1]
         after = anomic.place_stone(unjudged, anomic.MoveContext(colour, 0), point).state
         log = state.positions.with_board(after.board, after.key, after.move_number)
-        state = replace(after, positions=log)
+        state = after._replace(positions=log)
     return state
 
 
 def is_legal(state: anomic.AnomicState, colour: str, point: int) -> bool:
     try:
-        anomic.place_stone(replace(state, last_placer=None), anomic.MoveContext(colour, 0), point)
+        anomic.place_stone(state._replace(last_placer=None), anomic.MoveContext(colour, 0), point)
     except IllegalActionError as error:
         assert error.rule == "368 a", error.message
         return False

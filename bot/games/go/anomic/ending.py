@@ -80,8 +80,7 @@ def placement_possible(state: AnomicState, history: BoardHistory | None = None) 
     newcomer = "\x00newcomer"
     candidates = [name for name in state.go_players if name != state.last_placer]
     candidates.append(newcomer)
-    free = replace(
-        state,
+    free = state._replace(
         players=tuple(record._replace(last_limited_move_at=None) for record in state.players),
         parameters=replace(state.parameters, placement_uses_reserve=False),
     )
@@ -142,7 +141,7 @@ def end_game(state: AnomicState, reason: str, draws: Shuffler | None = None) -> 
         )
     for point in taken:
         board[point] = 0
-    scored = replace(state, board=bytes(board), players=tuple(players))
+    scored = state._replace(board=bytes(board), players=tuple(players))
     land = territories(scored)
     scores = tuple(
         GoScore(record.name, land.get(record.name, 0), record.captures)
@@ -196,8 +195,7 @@ def clear_board(state: AnomicState, land: dict[PlayerId, int]) -> AnomicState:
             record._replace(captured=record.captured + gained, captures=0, is_go_player=False)
         )
     empty = bytes(state.parameters.point_count)
-    return replace(
-        state,
+    return state._replace(
         board=empty,
         players=tuple(players),
         alliances=frozenset(),

@@ -17,7 +17,7 @@ readable, and the name is free for whoever bears it next.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot.games.go.anomic.setup import with_breathless
 from bot.games.go.anomic.state import AnomicState, GoPlayer, renamed
@@ -80,8 +80,7 @@ def forfeited(state: AnomicState, name: PlayerId) -> tuple[AnomicState, Forfeitu
     players = tuple(
         GoPlayer(label, record.mark) if record.name == label else record for record in state.players
     )
-    after = replace(
-        state,
+    after = state._replace(
         board=board,
         players=players,
         alliances=frozenset(pair for pair in state.alliances if label not in pair),

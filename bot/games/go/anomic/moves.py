@@ -45,7 +45,7 @@ Readings of the rules, as a fair referee would take them (also in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import NamedTuple, NoReturn, Protocol, TypeVar
 
@@ -67,7 +67,7 @@ from bot.games.go.anomic.state import (
     add_players,
     with_player,
 )
-from bot.games.go.anomic.superko import MAXIMUM_POINTS, ZOBRIST, BoardHistory
+from bot.games.go.anomic.superko import MAXIMUM_POINTS, ZOBRIST, BoardHistory, Earlier
 from bot.games.go.dragons import (
     Board,
     Dragon,
@@ -123,30 +123,49 @@ def place_stone(
     only when no tie needs breaking (``ValueError`` otherwise).
 
     Every replay runs this once per stone, so the common case is written
-    out here: the checks in one test, the state built without ``__init__``
-    (see ``_new``), and no call that a subscript can do.
+    out here: the state unpacked in one step, the checks in one test, the
+    successor built as a tuple (see ``_new_tuple``), and no call that a
+    subscript can do.
     """
-    player, parameters, before = context.player, state.parameters, state.board
-    code = state.player_codes.get(player, 0)
-    record = state.players[code - 1] if code else None
+    (
+        parameters,
+        before,
+        players,
+        alliances,
+        offers,
+        last_placer,
+        move_number,
+        game_number,
+        started_nweek,
+        _last_placement_nweek,
+        breathless,
+        key,
+        positions,
+        codes,
+    ) = state
+    player = context.player
+    code = codes.get(player, 0)
+    record = players[code - 1] if code else None
     last = None if record is None else record.last_limited_move_at
     interval = parameters.move_interval
+    from_reserve = parameters.placement_uses_reserve
     if (
         record is None
         or not 0 <= point < len(before)
         or before[point]
         or (last is not None and -interval < context.at - last < interval)
-        or state.last_placer == player
-        or (parameters.placement_uses_reserve and record.reserve < 1)
+        or last_placer == player
+        or (from_reserve and record.reserve < 1)
     ):
         # A new player, or a refusal: _with_placer checks in the rule's order.
         state = _with_placer(state, context, point)
-        code = state.player_codes[player]
-        record = state.players[code - 1]
+        players, codes = state.players, state.player_codes
+        code = codes[player]
+        record = players[code - 1]
     board = before[:point] + _STONE_BYTES[code] + before[point + 1 :]  # 2x bytearray's speed
     # Without Alliances every Dragon is a plain group; with nothing left
     # breathless by earlier moves, only the groups next to the stone can die.
-    plain = not state.alliances and not state.breathless
+    plain = not alliances and not breathless
     neighbours = NEIGHBOURS[parameters.size]
     if plain:
         doomed = _doomed_groups(board, point, code, neighbours)
@@ -154,9 +173,7 @@ def place_stone(
         doomed = _doomed_dragons(state, board, point, code, neighbours)
     if doomed is None:
         _refuse_breathless(state, player, point)
-    key = state.key ^ ZOBRIST[code][point]
-    from_reserve = parameters.placement_uses_reserve
-    players = state.players
+    key ^= ZOBRIST[code][point]
     if from_reserve:
         events: tuple[AnomicEvent, ...] = (StonePlaced(player, point, True),)
     else:
@@ -167,19 +184,17 @@ def place_stone(
         board = bytes(captured_board)
         events += captures
         record = players[code - 1]
-    move_number = state.move_number + 1
+    move_number += 1
     if history is not None:
         _check_superko(state, history, key, board, player, point)
-    positions = state.positions.with_unseen_board(board, key, move_number)
-    if positions is None:
-        _check_superko(state, None, key, board, player, point)
-    # 368 b let a plain group stand only with a Liberty (369 freed one if it
-    # captured), and no other group lost one, so none is left breathless.
-    breathless = (
-        state.breathless
-        if plain
-        else _breathless(board, state.breathless | {point}, state.friendship, neighbours)
-    )
+    recorded = positions.with_unseen_board(board, key, move_number)
+    if recorded is None:
+        _refuse_repeat(state, positions.earlier(key, board), player, point)
+    # With plain groups, 368 b let the stone's group stand only with a Liberty
+    # (369 freed one if it captured) and no other group lost one: none is left
+    # breathless.  With Dragons, look.
+    if not plain:
+        breathless = _breathless(board, breathless | {point}, state.friendship, neighbours)
     # The placer becomes a Go player (365), eir 19 hours start (368) and, when
     # placements use them, a Reserve Stone goes In Play (376): the record
     # rebuilt field by field, which costs a fraction of ``_replace``.
@@ -208,32 +223,37 @@ def place_stone(
             purchases,
         ),
     )
-    fields = state.__dict__.copy()
-    fields["board"] = board
-    fields["players"] = (*players[: code - 1], moved, *players[code:])
-    fields["last_placer"] = player
-    fields["last_placement_nweek"] = context.nweek
-    fields["breathless"] = breathless
-    fields["key"] = key
-    fields["move_number"] = move_number
-    fields["positions"] = positions
-    if state.started_nweek is None:
-        fields["started_nweek"] = context.nweek
-    successor = _new(AnomicState)
-    _set_fields(successor, "__dict__", fields)
+    nweek = context.nweek
+    successor = _new_tuple(
+        AnomicState,
+        (
+            parameters,
+            board,
+            players[: code - 1] + (moved,) + players[code:],
+            alliances,
+            offers,
+            player,
+            move_number,
+            game_number,
+            nweek if started_nweek is None else started_nweek,
+            nweek,
+            breathless,
+            key,
+            recorded,
+            codes,
+        ),
+    )
     result = _new_tuple(MoveResult, (successor, events))
-    if state.offers and any(offeree == player for _, offeree in state.offers):
+    if offers and any(offeree == player for _, offeree in offers):
         result = _voiding_offers(result, player)
     return result
 
 
-# The successor state of ``place_stone`` is built without ``__init__`` or
-# ``dataclasses.replace``, which cost several times as much: ``_new`` and then
-# the predecessor's fields, copied with a few set, become its ``__dict__``.
-# Nothing checks them and ``__post_init__`` does not run, so the successor
-# keeps the players (by name, in order) whose ``player_codes`` it copies.
-_new = object.__new__
-_set_fields = object.__setattr__
+# The successor state of ``place_stone`` is built with ``tuple.__new__``, not
+# ``AnomicState(...)`` or ``_replace``, which cost several times as much: the
+# predecessor's fields with a few changed.  ``AnomicState.__new__`` does not
+# run, so the successor keeps the players (by name, in order) whose
+# ``player_codes`` it copies.
 _new_tuple = tuple.__new__
 _STONE_BYTES = tuple(bytes((code,)) for code in range(256))
 
@@ -302,7 +322,7 @@ def offer_alliance(
     state = _mark_limited_move(state, player, context)
     events: list[AnomicEvent] = []
     state = _void_offers_to(state, player, events)
-    state = replace(state, offers=state.offers | {(player, offeree)})
+    state = state._replace(offers=state.offers | {(player, offeree)})
     events.append(AllianceOffered(player, offeree))
     return _after_move(state, context, events, draws, alliances_changed=False)
 
@@ -322,8 +342,8 @@ def accept_alliance(
     events: list[AnomicEvent] = []
     state = _void_offers_to(state, player, events, keep=offerer)
     offers = state.offers - {(offerer, player), (player, offerer)}
-    state = replace(
-        state, offers=offers, alliances=state.alliances | {frozenset((player, offerer))}
+    state = state._replace(
+        offers=offers, alliances=state.alliances | {frozenset((player, offerer))}
     )
     state = with_player(state, state.record_of(player)._replace(is_go_player=True))
     events.append(AllianceAccepted(player, offerer))
@@ -344,7 +364,7 @@ def withdraw_offer(
         )
     events: list[AnomicEvent] = []
     state = _void_offers_to(state, player, events)
-    state = replace(state, offers=state.offers - {(player, offeree)})
+    state = state._replace(offers=state.offers - {(player, offeree)})
     state = with_player(state, state.record_of(player)._replace(is_go_player=True))
     events.append(OfferWithdrawn(player, offeree))
     return _after_move(state, context, events, draws, alliances_changed=False)
@@ -364,7 +384,7 @@ def declare_war(
     state = _mark_limited_move(state, player, context)
     events: list[AnomicEvent] = []
     state = _void_offers_to(state, player, events)
-    state = replace(state, alliances=state.alliances - {frozenset((player, ally))})
+    state = state._replace(alliances=state.alliances - {frozenset((player, ally))})
     events.append(WarDeclared(player, ally))
     return _after_move(state, context, events, draws, alliances_changed=True)
 
@@ -550,8 +570,16 @@ def _check_superko(
     repeated = state.positions.earlier(key, board)
     if repeated is None and history is not None:
         repeated = history.earlier(key, board)
+    if repeated is not None:
+        _refuse_repeat(state, repeated, player, point)
+
+
+def _refuse_repeat(
+    state: AnomicState, repeated: Earlier | None, player: PlayerId, point: Point
+) -> NoReturn:
+    """Rule 368 a's refusal: the placement would repeat the board after ``repeated``."""
     if repeated is None:
-        return
+        raise ValueError("a placement is refused as a repeat only when the board was seen")
     when = "the start of the game" if repeated.move_number == 0 else f"move {repeated.move_number}"
     raise IllegalActionError(
         f"{player} cannot place a stone at {state.parameters.format_point(point)}: the board "
@@ -599,8 +627,7 @@ def _void_offers_to(
     if not voided:
         return state
     events.append(OffersVoided(player, tuple(voided)))
-    return replace(
-        state,
+    return state._replace(
         offers=frozenset(
             offer for offer in state.offers if offer[0] not in voided or offer[1] != player
         ),
@@ -633,7 +660,7 @@ def _after_move(
     key = _capture(board, unfriendly, players, state.key, draws, state, events)
     remaining = frozenset(min(dragon) for dragon in dead if dragon not in unfriendly)
     breathless = _breathless(board, remaining, friendship, neighbours)
-    moved = replace(state, board=bytes(board), players=tuple(players), breathless=breathless)
+    moved = state._replace(board=bytes(board), players=tuple(players), breathless=breathless)
     return _finish(moved, context, key, events)
 
 
@@ -644,8 +671,8 @@ def _finish(
     started = state.started_nweek if state.started_nweek is not None else context.nweek
     positions = state.positions.with_board(state.board, key, move_number)
     return MoveResult(
-        replace(
-            state, key=key, move_number=move_number, started_nweek=started, positions=positions
+        state._replace(
+            key=key, move_number=move_number, started_nweek=started, positions=positions
         ),
         tuple(events),
     )

@@ -13,7 +13,6 @@ after the next move of a player it is unfriendly to.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 
 from bot.games.go.anomic.state import AnomicState, add_players
 from bot.games.go.anomic.superko import board_key
@@ -38,8 +37,7 @@ def with_stones(state: AnomicState, stones: Mapping[Point, PlayerId]) -> AnomicS
     final = bytes(board)
     key = board_key(final)
     return with_breathless(
-        replace(
-            state,
+        state._replace(
             board=final,
             key=key,
             positions=state.positions.with_board(final, key, state.move_number),
@@ -50,7 +48,7 @@ def with_stones(state: AnomicState, stones: Mapping[Point, PlayerId]) -> AnomicS
 def with_alliances(state: AnomicState, pairs: Iterable[tuple[PlayerId, PlayerId]]) -> AnomicState:
     """``state`` with these alliances in force (set-up, not moves)."""
     state = add_players(state, [name for pair in pairs for name in pair])
-    allied = replace(state, alliances=state.alliances | {frozenset(pair) for pair in pairs})
+    allied = state._replace(alliances=state.alliances | {frozenset(pair) for pair in pairs})
     return with_breathless(allied)
 
 
@@ -62,7 +60,7 @@ def as_go_players(state: AnomicState, names: Iterable[PlayerId]) -> AnomicState:
         record._replace(is_go_player=True) if record.name in names else record
         for record in state.players
     )
-    return replace(state, players=players)
+    return state._replace(players=players)
 
 
 def with_breathless(state: AnomicState) -> AnomicState:
@@ -73,4 +71,4 @@ def with_breathless(state: AnomicState) -> AnomicState:
         for dragon in all_dragons(state.board, state.friendship, neighbours)
         if not has_liberty(state.board, dragon, neighbours)
     )
-    return replace(state, breathless=frozenset(min(dragon) for dragon in dead))
+    return state._replace(breathless=frozenset(min(dragon) for dragon in dead))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import replace
 
 import pytest
 
@@ -38,7 +37,7 @@ def position(text: str, size: int, marks: Mapping[str, str] = PLAYERS) -> Anomic
 
 
 def shown(state: AnomicState, board: bytes) -> str:
-    return board_of(replace(state, board=board))
+    return board_of(state._replace(board=board))
 
 
 # --- 365: "no longer legal to place a Stone" -----------------------------------------
@@ -54,7 +53,7 @@ BLOCKED = """
 
 
 def blocked(*, bob_allied_with_ann: bool) -> AnomicState:
-    state = replace(position(BLOCKED, size=2, marks={"A": "Ann", "B": "Bob"}), last_placer="Ann")
+    state = position(BLOCKED, size=2, marks={"A": "Ann", "B": "Bob"})._replace(last_placer="Ann")
     return with_alliances(state, [("Ann", "Bob")]) if bob_allied_with_ann else state
 
 
@@ -126,7 +125,7 @@ FINAL = """
 def final_position() -> AnomicState:
     state = with_alliances(position(FINAL, size=5), [("Ann", "Bob")])
     ann = state.record_of("Ann")._replace(reserve=2)
-    return replace(state, players=(ann, *state.players[1:]), offers=frozenset({("Cat", "Eve")}))
+    return state._replace(players=(ann, *state.players[1:]), offers=frozenset({("Cat", "Eve")}))
 
 
 def test_dead_dragons_are_captured_then_territory_and_captures_make_the_score() -> None:

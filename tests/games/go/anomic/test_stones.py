@@ -8,8 +8,6 @@ the points ledger is the caller's.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from bot.games.errors import IllegalActionError
@@ -196,7 +194,7 @@ def test_captured_stones_join_the_capturers_pool_and_sell_for_a_point_each() -> 
 
 def test_a_sale_is_refused_beyond_the_captured_pool() -> None:
     state = add_players(new_game(SMALL), ["Ann"])
-    state = replace(state, players=(state.record_of("Ann")._replace(captured=2),))
+    state = state._replace(players=(state.record_of("Ann")._replace(captured=2),))
     with pytest.raises(IllegalActionError, match="e has 2$") as refusal:
         sell_captured(state, "Ann", 3)
     assert refusal.value.rule == "377"
@@ -206,6 +204,6 @@ def test_a_sale_is_refused_beyond_the_captured_pool() -> None:
 
 def test_the_sale_price_is_a_parameter() -> None:
     state = add_players(new_game(AnomicParameters(size=5, sale_price=3)), ["Ann"])
-    state = replace(state, players=(state.record_of("Ann")._replace(captured=2),))
+    state = state._replace(players=(state.record_of("Ann")._replace(captured=2),))
     _, sold = sell_captured(state, "Ann", 2)
     assert sold == StonesSold("Ann", 2, 6)
