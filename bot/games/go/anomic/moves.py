@@ -560,16 +560,14 @@ def _captured(
 
 def _check_superko(
     state: AnomicState,
-    history: BoardHistory | None,
+    history: BoardHistory,
     key: int,
     board: bytes,
     player: PlayerId,
     point: Point,
 ) -> None:
-    """Rule 368 a: the board after the placement must not repeat an earlier one."""
-    repeated = state.positions.earlier(key, board)
-    if repeated is None and history is not None:
-        repeated = history.earlier(key, board)
+    """Rule 368 a: the board after the placement must be in neither log."""
+    repeated = state.positions.earlier(key, board) or history.earlier(key, board)
     if repeated is not None:
         _refuse_repeat(state, repeated, player, point)
 

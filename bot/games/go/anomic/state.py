@@ -193,7 +193,7 @@ class AnomicState(_AnomicFields):
         return AnomicState(**fields)
 
     def __getnewargs__(self) -> tuple[Any, ...]:
-        return tuple(self[:-1])
+        return self[:-1]  # the arguments of __new__: all but the derived player_codes
 
     def __eq__(self, other: object) -> bool:
         # False, not NotImplemented: Python would then compare as plain tuples.
