@@ -171,6 +171,29 @@ def record_json(mail: EmailMessage) -> dict[str, Any]:
     return document
 
 
+def readable(mail: EmailMessage) -> str:
+    """All a reader of the archive can read in a record mail, its attachment decoded.
+
+    The signature is left out: its base64 is as good as random, so it spells
+    any short word now and then (CI once found "Bob" in it) and
+    discloses nothing.
+    """
+    texts = []
+    for part in mail.walk():
+        texts.extend(f"{name}: {value}" for name, value in part.items())
+        if part.get_content_type() == RECORD_TYPE:
+            payload = part.get_payload(decode=True)
+            assert isinstance(payload, bytes)
+            inner = message_from_bytes(payload, policy=default)
+            assert isinstance(inner, EmailMessage)
+            del inner["DKIM-Signature"]
+            texts.extend(f"{name}: {value}" for name, value in inner.items())
+            texts.append(inner.get_content())
+        elif part.get_content_maintype() == "text":
+            texts.append(part.get_content())
+    return "\n".join(texts)
+
+
 def test_the_list_archive_alone_rebuilds_a_game_with_private_votes(
     new_game: GameFactory, tmp_path: Path
 ) -> None:
@@ -204,7 +227,8 @@ def test_the_commitments_disclose_nothing_and_the_reveal_comes_at_the_close(
     close = live.at(2, 0)
     for mail, document in found[:3]:
         assert parsedate_to_datetime(str(mail["Date"])) < close
-        text = mail.as_string() + json.dumps(document)
+        text = readable(mail)
+        assert all(vote["commitment"] in text for vote in document["arguments"]["votes"])
         assert SECRET_WORD not in text and "Bob" not in text and "Carol" not in text
         assert set(document["arguments"]["votes"][0]) == {"poll", "subject", "commitment", "reveal"}
     reveals = [document for _, document in found[3:]]
