@@ -1,6 +1,7 @@
 """The ledger's holders that are no players and the Basin's count, as the history grows.
 
     .venv/bin/python bench/ledger_holders.py [--short 1000] [--long 200000] [--rounds 7]
+        [--baseline REF]
 
 Rule 21 A.2: the Twiddler's display shows the tildex of every entity, and
 the Basin may create no more than 10000~ each nweek.  On one SQLite
@@ -18,12 +19,17 @@ Two histories, each from ``--short`` entries to ``--long``:
 
 1. **others' history grows**: the entries added are other players' and
    past nweeks' (the Store keeps 300 entries, the player measured 50, the
-   nweek in progress 20 of the Basin's).  A post's reads are indexed sums
-   over one holder's or one nweek's entries, so they should stay flat.
+   nweek in progress 20 of the Basin's).  A post's reads should stay flat.
 2. **the Store's own history grows**: every entry added is a purchase paid
-   to the Store.  Its balance is a sum over its own entries, as a player's
-   is over eir own, so it grows with them (the Basin's nweek cannot: at
-   most 10000~ a nweek).
+   to the Store.  Since revision 0013 its balance is one ``balance`` row,
+   as a player's is, so it should stay flat too; before, it was a sum over
+   its own entries and grew with them.  (The Basin's nweek cannot grow: at
+   most 10000~ a nweek.)
+
+The entries are loaded in bulk and their balances written from their sums
+(``ledger.rebuild_balances``).  ``--baseline REF`` first runs the same
+measures on git revision REF's ``bot`` package (``runs.run_baseline``), so
+the two trees' figures are printed one above the other in one run.
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+from runs import run_baseline
 
 PLAYERS = 50
 NWEEKS = 40
@@ -79,11 +87,18 @@ def grow(session: object, rows: list[dict[str, object]]) -> None:
     from sqlalchemy import insert
     from sqlalchemy.orm import Session
 
+    from bot.engine import ledger
     from bot.store.models import LedgerEntry
 
     assert isinstance(session, Session)
     if rows:
         session.execute(insert(LedgerEntry), rows)
+    # The entries went in around ``ledger.record``: their balances are written
+    # after them.  A tree that sums the ledger for each balance (a baseline
+    # before revision 0013) keeps none.
+    rebuild = getattr(ledger, "rebuild_balances", None)
+    if rebuild is not None:
+        rebuild(session)
     session.commit()
 
 
@@ -135,7 +150,15 @@ def main() -> None:
     parser.add_argument("--short", type=int, default=1000)
     parser.add_argument("--long", type=int, default=200_000)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--baseline", default="", help="git revision to run first, e.g. main")
+    parser.add_argument("--here", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
+    if options.baseline and not options.here:
+        arguments = ["--short", str(options.short), "--long", str(options.long)]
+        arguments += ["--rounds", str(options.rounds)]
+        print(f"baseline ({options.baseline}):", flush=True)
+        run_baseline(Path(__file__), options.baseline, arguments)
+        print("this checkout:", flush=True)
 
     from bot.app import build_app
     from bot.config import PlayerEntry

@@ -19,10 +19,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from bot.engine import holdings
+from bot.engine import holdings, ledger
 from bot.engine.players import all_players
 from bot.games import ntime
 from bot.store.models import LedgerEntry
@@ -75,10 +75,10 @@ def set_bandwidth_of_every_player(session: Session, at: datetime, amount: int, n
     Returns how many players were set now (0 when it was done at ``at`` already).
     """
     done = _already_reset(session, at)
-    # Every balance in one statement and the entries in one flush, not a few
+    # Every balance in one read and the entries in one flush, not a few
     # statements per player: a crowd of players is reset each nweek.  Each
     # entry makes the balance ``amount``, never below zero (``ledger.record``).
-    held = _bandwidth_balances(session)
+    held = ledger.player_balances(session, holdings.BANDWIDTH)
     entries = [
         LedgerEntry(
             player_id=player.id,
@@ -93,19 +93,8 @@ def set_bandwidth_of_every_player(session: Session, at: datetime, amount: int, n
         for player in all_players(session)
         if player.id not in done
     ]
-    session.add_all(entries)
-    session.flush()
+    ledger.record_for_players(session, entries)
     return len(entries)
-
-
-def _bandwidth_balances(session: Session) -> dict[int, int]:
-    """Each player's Bandwidth (``ledger.balance`` of everyone at once), by player id."""
-    rows = session.execute(
-        select(LedgerEntry.player_id, func.sum(LedgerEntry.amount))
-        .where(LedgerEntry.currency == holdings.BANDWIDTH, LedgerEntry.player_id.is_not(None))
-        .group_by(LedgerEntry.player_id)
-    )
-    return {player_id: int(total or 0) for player_id, total in rows if player_id is not None}
 
 
 def _already_reset(session: Session, at: datetime) -> set[int]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.engine import ledger
@@ -388,12 +388,7 @@ def strip_holdings(
 
 def balances(session: Session, player_id: int) -> tuple[tuple[str, int], ...]:
     """Every balance of ``player_id``: the usual three, then any other with entries."""
-    rows = session.execute(
-        select(LedgerEntry.currency, func.sum(LedgerEntry.amount))
-        .where(LedgerEntry.player_id == player_id)
-        .group_by(LedgerEntry.currency)
-    )
-    return ordered_balances({currency: int(amount) for currency, amount in rows})
+    return ordered_balances(ledger.player_currencies(session, player_id))
 
 
 def ordered_balances(sums: Mapping[str, int]) -> tuple[tuple[str, int], ...]:

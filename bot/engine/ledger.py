@@ -1,34 +1,70 @@
 """The ledger of holdings: every change to what a holder holds is an entry.
 
-A balance is the sum of a holder's entries in one currency, read through an
-index (the player's or the entity's, and the currency), so it costs the same
-however long the game has run.  A holder is a player, or an entity that is
-no player ("the Store" of rule 1911: rule 21 A.2 wants "the amount of Tildex
-any game entity possesses" on a public display).  Balances never go below
-zero (callers check ``balance`` first and refuse the action), and every
-entry names its cause: the post and the rule, or an administrator.  The
-entries of tildex the Basin created carry the nweek it created them in
-(rule 21 A.2's cap, ``basin_created``).
+A balance is the sum of a holder's entries in one currency.  It is kept in
+a ``balance`` row per holder and currency, written in the same flush as
+each entry, so reading one is one row through a unique index and the
+Twiddler's display is one row per holder and currency: neither grows with
+the entries the game's years add (``bench/ledger_holders.py``).  A holder
+is a player, or an entity that is no player ("the Store" of rule 1911: rule
+21 A.2 wants "the amount of Tildex any game entity possesses" on a public
+display).  Balances never go below zero (callers check ``balance`` first
+and refuse the action), and every entry names its cause: the post and the
+rule, or an administrator.  The entries of tildex the Basin created carry
+the nweek it created them in (rule 21 A.2's cap, ``basin_created``).
+
+Every entry is written here (``record``, ``record_for_entity``,
+``record_for_players``), never added to the session elsewhere: an entry
+written around this module would leave its holder's balance behind.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from bot.store.models import LedgerEntry, Player
+from bot.store.models import Balance, LedgerEntry, Player
+
+# Built once: a payment reads its payer's balance before it writes.
+_PLAYER_BALANCE = select(Balance).where(
+    Balance.player_id == bindparam("holder"), Balance.currency == bindparam("currency")
+)
+_ENTITY_BALANCE = select(Balance).where(
+    Balance.entity == bindparam("holder"), Balance.currency == bindparam("currency")
+)
 
 
 def balance(session: Session, player_id: int, currency: str) -> int:
     """What ``player_id`` holds of ``currency`` (0 without entries)."""
-    return _sum(session, LedgerEntry.player_id == player_id, currency)
+    return _amount(_player_row(session, player_id, currency))
 
 
 def entity_balance(session: Session, entity: str, currency: str) -> int:
     """What the entity ``entity`` (a holder that is no player) holds of ``currency``."""
-    return _sum(session, LedgerEntry.entity == entity, currency)
+    return _amount(_entity_row(session, entity, currency))
+
+
+def player_balances(session: Session, currency: str) -> dict[int, int]:
+    """Every player's balance of ``currency`` with entries in it, by player id, in one read.
+
+    A crowd of players is reset each nweek and listed in each digest.
+    """
+    rows = session.execute(
+        select(Balance.player_id, Balance.amount).where(
+            Balance.currency == currency, Balance.player_id.is_not(None)
+        )
+    )
+    return {player_id: amount for player_id, amount in rows if player_id is not None}
+
+
+def player_currencies(session: Session, player_id: int) -> dict[str, int]:
+    """Every currency ``player_id`` has had entries in, with eir balance of it."""
+    rows = session.execute(
+        select(Balance.currency, Balance.amount).where(Balance.player_id == player_id)
+    )
+    return {currency: amount for currency, amount in rows}
 
 
 def record(
@@ -48,10 +84,13 @@ def record(
 
     ``basin_nweek``: the nweek the Basin created these tildex in (rule 21 A.2).
     """
-    if amount < 0 and balance(session, player_id, currency) + amount < 0:
+    row = _player_row(session, player_id, currency)
+    if amount < 0 and _amount(row) + amount < 0:
         raise ValueError(f"{currency} of player {player_id} would go below zero")
+    if row is None:
+        row = Balance(player_id=player_id, currency=currency, amount=0)
     entry = LedgerEntry(player_id=player_id, basin_nweek=basin_nweek)
-    return _add(session, entry, currency, amount, occurred_at, source, rule, note, message_pk)
+    return _add(session, entry, row, currency, amount, occurred_at, source, rule, note, message_pk)
 
 
 def record_for_entity(
@@ -67,25 +106,60 @@ def record_for_entity(
     message_pk: int | None = None,
 ) -> LedgerEntry:
     """Add one entry of the entity ``entity``; ``ValueError`` below zero, as ``record``."""
-    if amount < 0 and entity_balance(session, entity, currency) + amount < 0:
+    row = _entity_row(session, entity, currency)
+    if amount < 0 and _amount(row) + amount < 0:
         raise ValueError(f"{currency} of {entity} would go below zero")
+    if row is None:
+        row = Balance(entity=entity, currency=currency, amount=0)
     entry = LedgerEntry(entity=entity)
-    return _add(session, entry, currency, amount, occurred_at, source, rule, note, message_pk)
+    return _add(session, entry, row, currency, amount, occurred_at, source, rule, note, message_pk)
 
 
-def _sum(session: Session, holder: ColumnElement[bool], currency: str) -> int:
-    """One holder's balance: an indexed sum over its entries in ``currency``."""
-    total = session.scalar(
-        select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
-            holder, LedgerEntry.currency == currency
+def record_for_players(session: Session, entries: Sequence[LedgerEntry]) -> None:
+    """Add ``entries``, new entries of players in one currency, and their balances, in one flush.
+
+    For a change made to every player at once (the nweek's Bandwidth, rule
+    212): one read of the currency's balances and one flush, not a few
+    statements per player.  The caller has checked that none goes below zero.
+    """
+    if not entries:
+        return
+    (currency,) = {entry.currency for entry in entries}
+    rows = {
+        row.player_id: row
+        for row in session.scalars(
+            select(Balance).where(Balance.currency == currency, Balance.player_id.is_not(None))
         )
-    )
-    return int(total or 0)
+    }
+    for entry in entries:
+        assert entry.player_id is not None and entry.entity is None, "players' entries only"
+        row = rows.get(entry.player_id)
+        if row is None:
+            row = rows[entry.player_id] = Balance(
+                player_id=entry.player_id, currency=currency, amount=0
+            )
+            session.add(row)
+        row.amount += entry.amount
+    session.add_all(entries)
+    session.flush()
+
+
+def _player_row(session: Session, player_id: int, currency: str) -> Balance | None:
+    return session.scalar(_PLAYER_BALANCE, {"holder": player_id, "currency": currency})
+
+
+def _entity_row(session: Session, entity: str, currency: str) -> Balance | None:
+    return session.scalar(_ENTITY_BALANCE, {"holder": entity, "currency": currency})
+
+
+def _amount(row: Balance | None) -> int:
+    return 0 if row is None else row.amount
 
 
 def _add(
     session: Session,
     entry: LedgerEntry,
+    row: Balance,
     currency: str,
     amount: int,
     occurred_at: datetime,
@@ -94,10 +168,12 @@ def _add(
     note: str,
     message_pk: int | None,
 ) -> LedgerEntry:
-    """``entry``, whose holder is set, completed with the change and its cause, and stored."""
+    """``entry``, whose holder is set, completed with the change and its cause, and stored
+    with its holder's balance ``row`` changed by as much."""
     entry.currency, entry.amount, entry.occurred_at = currency, amount, occurred_at
     entry.source, entry.rule, entry.note, entry.message_pk = source, rule, note, message_pk
-    session.add(entry)
+    row.amount += amount
+    session.add_all((entry, row))
     session.flush()
     return entry
 
@@ -114,29 +190,74 @@ def basin_created(session: Session, nweek: int) -> int:
 
 
 def holdings(session: Session) -> dict[str, dict[str, int]]:
-    """Every player's balance in every currency e has entries in: name -> currency -> sum."""
+    """Every player's balance in every currency e has entries in: name -> currency -> amount."""
     rows = session.execute(
-        select(Player.name, LedgerEntry.currency, func.sum(LedgerEntry.amount))
-        .join(Player, Player.id == LedgerEntry.player_id)
-        .group_by(Player.name, LedgerEntry.currency)
-        .order_by(Player.name, LedgerEntry.currency)
+        select(Player.name, Balance.currency, Balance.amount)
+        .join(Player, Player.id == Balance.player_id)
+        .order_by(Player.name, Balance.currency)
     )
     table: dict[str, dict[str, int]] = {}
-    for name, currency, total in rows:
-        table.setdefault(name, {})[currency] = int(total)
+    for name, currency, amount in rows:
+        table.setdefault(name, {})[currency] = amount
     return table
 
 
 def entity_holdings(session: Session) -> dict[str, dict[str, int]]:
-    """Every entity's non-zero balances: entity -> currency -> sum, in one statement."""
+    """Every entity's non-zero balances: entity -> currency -> amount, in one statement."""
     rows = session.execute(
-        select(LedgerEntry.entity, LedgerEntry.currency, func.sum(LedgerEntry.amount))
-        .where(LedgerEntry.entity.is_not(None))
-        .group_by(LedgerEntry.entity, LedgerEntry.currency)
-        .order_by(LedgerEntry.entity, LedgerEntry.currency)
+        select(Balance.entity, Balance.currency, Balance.amount)
+        .where(Balance.entity.is_not(None), Balance.amount != 0)
+        .order_by(Balance.entity, Balance.currency)
     )
     table: dict[str, dict[str, int]] = {}
-    for entity, currency, total in rows:
-        if entity is not None and total:
-            table.setdefault(entity, {})[currency] = int(total)
+    for entity, currency, amount in rows:
+        if entity is not None:
+            table.setdefault(entity, {})[currency] = amount
     return table
+
+
+def summed_balances(session: Session) -> list[tuple[int | None, str | None, str, int]]:
+    """Every holder's balance as the sum of its entries: (player id, entity, currency, sum).
+
+    What the ``balance`` rows must equal, read the long way, for audits and tests.
+    """
+    rows = session.execute(
+        select(
+            LedgerEntry.player_id,
+            LedgerEntry.entity,
+            LedgerEntry.currency,
+            func.sum(LedgerEntry.amount),
+        )
+        .group_by(LedgerEntry.player_id, LedgerEntry.entity, LedgerEntry.currency)
+        .order_by(LedgerEntry.player_id, LedgerEntry.entity, LedgerEntry.currency)
+    )
+    return [(player, entity, currency, int(total)) for player, entity, currency, total in rows]
+
+
+def rebuild_balances(session: Session) -> None:
+    """Write every ``balance`` row again from the sums of the ledger's entries.
+
+    For a ledger whose entries were loaded in bulk, around ``record``
+    (``bench/ledger_holders.py`` builds its long histories so), or mended
+    by hand; revision 0013 fills the table the same way.
+    """
+    sums = select(
+        LedgerEntry.player_id,
+        LedgerEntry.entity,
+        LedgerEntry.currency,
+        func.sum(LedgerEntry.amount),
+    ).group_by(LedgerEntry.player_id, LedgerEntry.entity, LedgerEntry.currency)
+    session.execute(delete(Balance))
+    session.execute(
+        insert(Balance).from_select(["player_id", "entity", "currency", "amount"], sums)
+    )
+
+
+def kept_balances(session: Session) -> list[tuple[int | None, str | None, str, int]]:
+    """Every ``balance`` row: (player id, entity, currency, amount), as ``summed_balances``."""
+    rows = session.execute(
+        select(Balance.player_id, Balance.entity, Balance.currency, Balance.amount).order_by(
+            Balance.player_id, Balance.entity, Balance.currency
+        )
+    )
+    return [(player, entity, currency, amount) for player, entity, currency, amount in rows]

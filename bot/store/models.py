@@ -279,10 +279,17 @@ class ClockMark(Base):
     handled_until: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
+# A ledger entry's holder, and a balance's: a player or an entity, never both.
+ONE_HOLDER = (
+    "(player_id IS NULL AND entity IS NOT NULL) OR (player_id IS NOT NULL AND entity IS NULL)"
+)
+
+
 class LedgerEntry(Base):
     """One change to what a holder holds (points, tildex, ...), append-only.
 
-    A balance is the sum of a holder's entries in one currency.  The holder
+    A balance is the sum of a holder's entries in one currency, kept in
+    ``balance`` as the entries are written.  The holder
     is a player (``player_id``) or an entity that is no player (``entity``,
     its name: "the Store" of rule 1911), never both: rule 21 A.2 wants the
     tildex of "any game entity" on a public display.  Every entry names what
@@ -298,11 +305,7 @@ class LedgerEntry(Base):
         Index("ix_ledger_entry_player_currency", "player_id", "currency"),
         Index("ix_ledger_entry_entity_currency", "entity", "currency"),
         Index("ix_ledger_entry_basin_nweek", "basin_nweek"),
-        CheckConstraint(
-            "(player_id IS NULL AND entity IS NOT NULL)"
-            " OR (player_id IS NOT NULL AND entity IS NULL)",
-            name="one_holder",
-        ),
+        CheckConstraint(ONE_HOLDER, name="one_holder"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -316,6 +319,33 @@ class LedgerEntry(Base):
     note: Mapped[str] = mapped_column(Text, default="")
     occurred_at: Mapped[datetime] = mapped_column(UtcDateTime())
     basin_nweek: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class Balance(Base):
+    """What one holder holds of one currency: the sum of its ``ledger_entry`` rows, kept.
+
+    Written with every entry (``bot.engine.ledger``), in the same flush, so
+    it never disagrees with the ledger; a balance is one row read through
+    its unique index, and the Twiddler's display one row per holder and
+    currency, however many entries the game's years have added.  A row
+    exists once the holder has had an entry in the currency, so a balance
+    spent to zero keeps its row (and its line on the display), as the sum
+    of its entries did.  The holder is a player or an entity, as on the
+    ledger.
+    """
+
+    __tablename__ = "balance"
+    __table_args__ = (
+        Index("ix_balance_player_currency", "player_id", "currency", unique=True),
+        Index("ix_balance_entity_currency", "entity", "currency", unique=True),
+        CheckConstraint(ONE_HOLDER, name="one_holder"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), nullable=True)
+    entity: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    currency: Mapped[str] = mapped_column(String(50))
+    amount: Mapped[int] = mapped_column(Integer)
 
 
 class RuleChange(Base):

@@ -23,9 +23,10 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bot.engine import ledger
 from bot.engine.game import DigestSection, Overdue
 from bot.engine.governance.digests import previous_digest, sections_for
 from bot.engine.governance.election_desk import needs_rotation
@@ -41,7 +42,7 @@ from bot.engine.holdings import TILDEX, basin_count_at, format_amount
 from bot.engine.ledger import entity_holdings
 from bot.engine.players import all_players, render_roster, roster
 from bot.games import ntime
-from bot.store.models import ActionRecord, LedgerEntry, Message
+from bot.store.models import ActionRecord, Message
 
 if TYPE_CHECKING:
     from bot.engine.services import Services
@@ -252,14 +253,9 @@ def twiddler_sections(
 def tildex_balances(session: Session) -> dict[int, int]:
     """Each player's Tildex (``ledger.balance`` of every player at once), by player id.
 
-    One statement, not one per player: the digest lists a crowd of players.
+    One read, not one per player: the digest lists a crowd of players.
     """
-    rows = session.execute(
-        select(LedgerEntry.player_id, func.sum(LedgerEntry.amount))
-        .where(LedgerEntry.currency == TILDEX, LedgerEntry.player_id.is_not(None))
-        .group_by(LedgerEntry.player_id)
-    )
-    return {player_id: int(total or 0) for player_id, total in rows if player_id is not None}
+    return ledger.player_balances(session, TILDEX)
 
 
 # -- the Chairman (rule 625 D.10) -------------------------------------------------------------
