@@ -305,6 +305,7 @@ class LedgerEntry(Base):
         Index("ix_ledger_entry_player_currency", "player_id", "currency"),
         Index("ix_ledger_entry_entity_currency", "entity", "currency"),
         Index("ix_ledger_entry_basin_nweek", "basin_nweek"),
+        Index("ix_ledger_entry_occurred_at", "occurred_at"),
         CheckConstraint(ONE_HOLDER, name="one_holder"),
     )
 

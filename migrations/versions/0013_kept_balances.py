@@ -7,8 +7,14 @@ Store's balance (a purchase's check, rule 1911) and the Twiddler's display
 ``balance`` table keeps each sum as a row, unique per player or entity and
 currency, written in the same flush as each entry (``bot.engine.ledger``).
 
-The upgrade fills it from the ledger with one grouped sum; the downgrade
-drops it, the ledger having been the record all along.
+The nweek's Bandwidth reset (rule 212) asks which players it has reset at
+its instant already (a replay or a restart may run it again): an index on
+``ledger_entry.occurred_at`` answers that from the instant's few entries,
+where the question read every entry of the game.
+
+The upgrade fills the table from the ledger with one grouped sum; the
+downgrade drops the table and the index, the ledger having been the record
+all along.
 
 Revision ID: 0013
 Revises: 0012
@@ -66,6 +72,8 @@ def upgrade() -> None:
         batch_op.create_index(
             "ix_balance_player_currency", ["player_id", "currency"], unique=True
         )
+    with op.batch_alter_table("ledger_entry", schema=None) as batch_op:
+        batch_op.create_index("ix_ledger_entry_occurred_at", ["occurred_at"], unique=False)
     sums = sa.select(
         ledger_entry.c.player_id,
         ledger_entry.c.entity,
@@ -78,6 +86,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("ledger_entry", schema=None) as batch_op:
+        batch_op.drop_index("ix_ledger_entry_occurred_at")
     with op.batch_alter_table("balance", schema=None) as batch_op:
         batch_op.drop_index("ix_balance_player_currency")
         batch_op.drop_index("ix_balance_entity_currency")

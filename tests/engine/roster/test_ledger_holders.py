@@ -133,6 +133,10 @@ def test_balances_and_the_basins_count_are_read_through_indexes(table: Table) ->
         "ix_ledger_entry_basin_nweek": "SELECT sum(amount) FROM ledger_entry WHERE basin_nweek = 3",
         "ix_balance_player_currency": "SELECT amount FROM balance"
         " WHERE player_id = 1 AND currency = 'tildex'",
+        # The nweek's Bandwidth reset asks what it did at its instant (rule 212).
+        "ix_ledger_entry_occurred_at": "SELECT player_id FROM ledger_entry WHERE currency ="
+        " 'bandwidth' AND source = 'scheduler' AND rule = '212'"
+        " AND occurred_at = '2026-01-11 00:00:00.000000'",
     }
     with table.app.session_factory() as session:
         for index, query in queries.items():
