@@ -114,7 +114,8 @@ class PlayerAddress(Base):
     __tablename__ = "player_address"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    # Indexed: a player's addresses are read by player (``Player.addresses``).
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
     address: Mapped[str] = mapped_column(String(320), unique=True)
     player: Mapped[Player] = relationship(back_populates="addresses")
 

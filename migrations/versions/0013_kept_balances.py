@@ -1,4 +1,4 @@
-"""balances kept as rows: one per holder and currency, written with each ledger entry
+"""balances kept as rows, written with each ledger entry; the indexes two reads lacked
 
 Until now a balance was the sum of its holder's ``ledger_entry`` rows, read
 through an index: a sum over every entry the holder ever had, so the
@@ -12,8 +12,13 @@ its instant already (a replay or a restart may run it again): an index on
 ``ledger_entry.occurred_at`` answers that from the instant's few entries,
 where the question read every entry of the game.
 
+A player's addresses are read by player (``Player.addresses``, a Minister's
+digest recipient, an address change, the roster's entries) with no index on
+``player_address.player_id``: every such read scanned the addresses of
+the whole roster.  ``ix_player_address_player_id`` is that index.
+
 The upgrade fills the table from the ledger with one grouped sum; the
-downgrade drops the table and the index, the ledger having been the record
+downgrade drops the table and the indexes, the ledger having been the record
 all along.
 
 Revision ID: 0013
@@ -74,6 +79,8 @@ def upgrade() -> None:
         )
     with op.batch_alter_table("ledger_entry", schema=None) as batch_op:
         batch_op.create_index("ix_ledger_entry_occurred_at", ["occurred_at"], unique=False)
+    with op.batch_alter_table("player_address", schema=None) as batch_op:
+        batch_op.create_index("ix_player_address_player_id", ["player_id"], unique=False)
     sums = sa.select(
         ledger_entry.c.player_id,
         ledger_entry.c.entity,
@@ -86,6 +93,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("player_address", schema=None) as batch_op:
+        batch_op.drop_index("ix_player_address_player_id")
     with op.batch_alter_table("ledger_entry", schema=None) as batch_op:
         batch_op.drop_index("ix_ledger_entry_occurred_at")
     with op.batch_alter_table("balance", schema=None) as batch_op:

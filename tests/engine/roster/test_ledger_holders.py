@@ -134,6 +134,8 @@ def test_balances_and_the_basins_count_are_read_through_indexes(table: Table) ->
         "ix_balance_player_currency": "SELECT amount FROM balance"
         " WHERE player_id = 1 AND currency = 'tildex'",
         # The nweek's Bandwidth reset asks what it did at its instant (rule 212).
+        # A player's addresses (``Player.addresses``): not every address of the roster.
+        "ix_player_address_player_id": "SELECT address FROM player_address WHERE player_id = 1",
         "ix_ledger_entry_occurred_at": "SELECT player_id FROM ledger_entry WHERE currency ="
         " 'bandwidth' AND source = 'scheduler' AND rule = '212'"
         " AND occurred_at = '2026-01-11 00:00:00.000000'",
