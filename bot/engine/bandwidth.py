@@ -75,26 +75,20 @@ def set_bandwidth_of_every_player(session: Session, at: datetime, amount: int, n
     Returns how many players were set now (0 when it was done at ``at`` already).
     """
     done = _already_reset(session, at)
-    # Every balance in one read and the entries in one flush, not a few
-    # statements per player: a crowd of players is reset each nweek.  Each
-    # entry makes the balance ``amount``, never below zero (``ledger.record``).
-    held = ledger.player_balances(session, holdings.BANDWIDTH)
-    entries = [
-        LedgerEntry(
-            player_id=player.id,
-            currency=holdings.BANDWIDTH,
-            amount=amount - held.get(player.id, 0),
-            message_pk=None,
-            source="scheduler",
-            rule=RULE,
-            note=note,
-            occurred_at=at,
-        )
-        for player in all_players(session)
-        if player.id not in done
-    ]
-    ledger.record_for_players(session, entries)
-    return len(entries)
+    players = [player.id for player in all_players(session) if player.id not in done]
+    # One read of the balances and one flush, not a few statements per
+    # player: a crowd of players is reset each nweek.
+    ledger.set_players_to(
+        session,
+        players,
+        holdings.BANDWIDTH,
+        amount,
+        occurred_at=at,
+        source="scheduler",
+        rule=RULE,
+        note=note,
+    )
+    return len(players)
 
 
 def _already_reset(session: Session, at: datetime) -> set[int]:

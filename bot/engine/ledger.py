@@ -13,7 +13,7 @@ rule, or an administrator.  The entries of tildex the Basin created carry
 the nweek it created them in (rule 21 A.2's cap, ``basin_created``).
 
 Every entry is written here (``record``, ``record_for_entity``,
-``record_for_players``), never added to the session elsewhere: an entry
+``set_players_to``), never added to the session elsewhere: an entry
 written around this module would leave its holder's balance behind.
 """
 
@@ -115,32 +115,47 @@ def record_for_entity(
     return _add(session, entry, row, currency, amount, occurred_at, source, rule, note, message_pk)
 
 
-def record_for_players(session: Session, entries: Sequence[LedgerEntry]) -> None:
-    """Add ``entries``, new entries of players in one currency, and their balances, in one flush.
+def set_players_to(
+    session: Session,
+    player_ids: Sequence[int],
+    currency: str,
+    amount: int,
+    *,
+    occurred_at: datetime,
+    source: str,
+    rule: str,
+    note: str,
+) -> None:
+    """Make each of ``player_ids``' balance of ``currency`` ``amount`` (>= 0), one entry each.
 
     For a change made to every player at once (the nweek's Bandwidth, rule
-    212): one read of the currency's balances and one flush, not a few
-    statements per player.  The caller has checked that none goes below zero.
+    212): the currency's balances are read once and every entry and balance
+    written in one flush, not a few statements per player.
     """
-    if not entries:
+    if not player_ids:
         return
-    (currency,) = {entry.currency for entry in entries}
     rows = {
         row.player_id: row
         for row in session.scalars(
             select(Balance).where(Balance.currency == currency, Balance.player_id.is_not(None))
         )
     }
-    for entry in entries:
-        assert entry.player_id is not None and entry.entity is None, "players' entries only"
-        row = rows.get(entry.player_id)
+    for player_id in player_ids:
+        row = rows.get(player_id)
         if row is None:
-            row = rows[entry.player_id] = Balance(
-                player_id=entry.player_id, currency=currency, amount=0
-            )
-            session.add(row)
-        row.amount += entry.amount
-    session.add_all(entries)
+            row = rows[player_id] = Balance(player_id=player_id, currency=currency, amount=0)
+        entry = LedgerEntry(
+            player_id=player_id,
+            currency=currency,
+            amount=amount - row.amount,
+            occurred_at=occurred_at,
+            source=source,
+            rule=rule,
+            note=note,
+            message_pk=None,
+        )
+        row.amount = amount
+        session.add_all((entry, row))
     session.flush()
 
 
@@ -216,20 +231,19 @@ def entity_holdings(session: Session) -> dict[str, dict[str, int]]:
     return table
 
 
+# Each holder's sum of entries in each currency: the balances, the long way.
+_SUMS = select(
+    LedgerEntry.player_id, LedgerEntry.entity, LedgerEntry.currency, func.sum(LedgerEntry.amount)
+).group_by(LedgerEntry.player_id, LedgerEntry.entity, LedgerEntry.currency)
+
+
 def summed_balances(session: Session) -> list[tuple[int | None, str | None, str, int]]:
     """Every holder's balance as the sum of its entries: (player id, entity, currency, sum).
 
     What the ``balance`` rows must equal, read the long way, for audits and tests.
     """
     rows = session.execute(
-        select(
-            LedgerEntry.player_id,
-            LedgerEntry.entity,
-            LedgerEntry.currency,
-            func.sum(LedgerEntry.amount),
-        )
-        .group_by(LedgerEntry.player_id, LedgerEntry.entity, LedgerEntry.currency)
-        .order_by(LedgerEntry.player_id, LedgerEntry.entity, LedgerEntry.currency)
+        _SUMS.order_by(LedgerEntry.player_id, LedgerEntry.entity, LedgerEntry.currency)
     )
     return [(player, entity, currency, int(total)) for player, entity, currency, total in rows]
 
@@ -241,15 +255,9 @@ def rebuild_balances(session: Session) -> None:
     (``bench/ledger_holders.py`` builds its long histories so), or mended
     by hand; revision 0013 fills the table the same way.
     """
-    sums = select(
-        LedgerEntry.player_id,
-        LedgerEntry.entity,
-        LedgerEntry.currency,
-        func.sum(LedgerEntry.amount),
-    ).group_by(LedgerEntry.player_id, LedgerEntry.entity, LedgerEntry.currency)
     session.execute(delete(Balance))
     session.execute(
-        insert(Balance).from_select(["player_id", "entity", "currency", "amount"], sums)
+        insert(Balance).from_select(["player_id", "entity", "currency", "amount"], _SUMS)
     )
 
 
